@@ -1,0 +1,51 @@
+"""Command validation shared by the rule modules. Each check raises
+``EngineError`` with a stable code before anything is emitted."""
+
+from .errors import EngineError
+from .state import State
+
+MAX_SET_ASIDE = 5
+MIN_BAG, MAX_BAG = 1, 5
+
+
+def is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def require_phase(state: State, *kinds: str) -> None:
+    if state.is_over():
+        raise EngineError("game_over", "The game is over.")
+    if state.phase is None or state.phase.kind not in kinds:
+        raise EngineError("wrong_phase", "That move is not possible in this phase.")
+
+
+def require_seat(state: State, command: dict) -> int:
+    seat = command.get("seat")
+    if not is_int(seat) or not 0 <= seat < state.players:
+        raise EngineError("bad_command", "The command must name a seat of this game.")
+    return seat
+
+
+def require_merchant(state: State, seat: int) -> None:
+    if seat == state.sheriff:
+        raise EngineError("not_a_merchant", "The Sheriff does not take part in this.")
+
+
+def require_sheriff(state: State, seat: int) -> None:
+    if seat != state.sheriff:
+        raise EngineError("not_sheriff", "Only the Sheriff can do that.")
+
+
+def card_list(command: dict, key: str = "cards") -> list:
+    cards = command.get(key, [])
+    if not isinstance(cards, list) or not all(is_int(c) for c in cards):
+        raise EngineError("bad_command", f"'{key}' must be a list of card ids.")
+    if len(set(cards)) != len(cards):
+        raise EngineError("duplicate_cards", "The same card is named twice.")
+    return cards
+
+
+def require_in_hand(state: State, seat: int, cards: list) -> None:
+    hand = set(state.hand(seat))
+    if any(c not in hand for c in cards):
+        raise EngineError("card_not_in_hand", "You can only use cards from your own hand.")

@@ -1,0 +1,79 @@
+"""A game's configuration: edition, seats, options. Validated once, here."""
+
+from dataclasses import asdict, dataclass, fields
+
+from .errors import EngineError
+
+FIRST_EDITION = 1
+SECOND_EDITION = 2
+SUPPORTED_PLAYERS = (3, 4, 5)  # 6 players (Deputies) arrive with a later release
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    players: int
+    edition: int = SECOND_EDITION
+    first_sheriff: int = 0  # seat index; seats are numbered clockwise from 0
+    royal_goods: bool = False
+    seven_card_hand: bool = False
+    remove_ten: bool = False
+    black_market: bool = False  # 2nd edition option, not available yet
+
+    def __post_init__(self):
+        validate(self)
+
+    @property
+    def hand_size(self) -> int:
+        return 7 if self.seven_card_hand else 6
+
+    @property
+    def discard_pile_count(self) -> int:
+        return 2 if self.edition == FIRST_EDITION else 1
+
+    @property
+    def rounds(self) -> int:
+        """Each player is Sheriff twice, three times with 3 players."""
+        return self.players * (3 if self.players == 3 else 2)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise EngineError("invalid_config", f"Unknown setting: {', '.join(unknown)}.")
+        return cls(**data)
+
+
+def _require_bool(config: GameConfig, name: str) -> None:
+    if not isinstance(getattr(config, name), bool):
+        raise EngineError("invalid_config", f"Setting '{name}' must be true or false.")
+
+
+def validate(config: GameConfig) -> None:
+    def is_int(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not is_int(config.edition) or config.edition not in (FIRST_EDITION, SECOND_EDITION):
+        raise EngineError("invalid_config", "Edition must be 1 or 2.")
+    if not is_int(config.players):
+        raise EngineError("invalid_config", "The number of players must be a whole number.")
+    if config.players == 6:
+        raise EngineError(
+            "unsupported_player_count",
+            "6-player games (the Deputies rules) are not available yet; choose 3 to 5 players.",
+        )
+    if config.players not in SUPPORTED_PLAYERS:
+        raise EngineError("invalid_config", "Sheriff of Nottingham is played by 3 to 5 players.")
+    if not is_int(config.first_sheriff) or not 0 <= config.first_sheriff < config.players:
+        raise EngineError(
+            "invalid_config", f"The first Sheriff must be a seat from 0 to {config.players - 1}."
+        )
+    for name in ("royal_goods", "seven_card_hand", "remove_ten", "black_market"):
+        _require_bool(config, name)
+    if config.black_market:
+        if config.edition != SECOND_EDITION:
+            raise EngineError("invalid_config", "The Black Market is a 2nd edition option.")
+        raise EngineError("unsupported_option", "The Black Market option is not available yet.")

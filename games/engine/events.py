@@ -1,0 +1,209 @@
+"""Events are facts, past tense. ``evolve`` applies one event to a state.
+
+Every change of state is an event, automatic steps included (shuffles, deals,
+refills, Sheriff rotation, scoring), so replaying the stored events rebuilds
+the exact state without running any rule code. ``evolve`` mutates the state it
+is given; callers work on a clone.
+"""
+
+from .config import GameConfig
+from .state import (
+    GameOver,
+    Inspection,
+    Load,
+    Market,
+    MarketTurn,
+    State,
+)
+
+
+def new_state(event: dict) -> State:
+    """The state a ``game_started`` event creates: every card in the deck."""
+    config = GameConfig.from_dict(event["config"])
+    n = config.players
+    zones = {"deck": list(range(len(event["card_types"]))), "box": []}
+    for pile in range(config.discard_pile_count):
+        zones[f"discard:{pile}"] = []
+    for seat in range(n):
+        for kind in ("hand", "bag", "stand", "aside"):
+            zones[f"{kind}:{seat}"] = []
+    return State(
+        config=config,
+        seed=event["seed"],
+        seed_sha256=event["seed_sha256"],
+        card_types=list(event["card_types"]),
+        zones=zones,
+        gold=[event["starting_gold"]] * n,
+        sheriff=config.first_sheriff,
+        sheriff_turns=[0] * n,
+        seq=1,
+    )
+
+
+def evolve(state: State | None, event: dict) -> State:
+    kind = event["type"]
+    if kind == "game_started":
+        if state is not None or event["seq"] != 0:
+            raise ValueError("game_started must be the first event")
+        return new_state(event)
+    if state is None:
+        raise ValueError("the first event must be game_started")
+    if event["seq"] != state.seq:
+        raise ValueError(f"event seq {event['seq']} out of order (expected {state.seq})")
+    _HANDLERS[kind](state, event)
+    state.seq += 1
+    return state
+
+
+# --- handlers -----------------------------------------------------------------
+
+
+def _deck_shuffled(state: State, event: dict) -> None:
+    order = event["order"]
+    if sorted(order) != sorted(state.zones["deck"]):
+        raise ValueError("a shuffle must reorder exactly the cards of the deck")
+    state.zones["deck"] = list(order)
+    state.shuffles += 1
+
+
+def _cards_moved(state: State, event: dict) -> None:
+    source = state.zones[event["from"]]
+    target = state.zones[event["to"]]
+    for card_id in event["cards"]:
+        source.remove(card_id)  # ValueError if the card is not there: never silently
+        target.append(card_id)
+
+
+def _gold_transferred(state: State, event: dict) -> None:
+    amount = event["amount"]
+    if amount <= 0 or state.gold[event["from"]] < amount:
+        raise ValueError("a gold transfer must be positive and covered")
+    state.gold[event["from"]] -= amount
+    state.gold[event["to"]] += amount
+
+
+def _round_started(state: State, event: dict) -> None:
+    state.round = event["round"]
+    state.sheriff = event["sheriff"]
+    state.sheriff_turns[state.sheriff] += 1
+
+
+def _phase_started(state: State, event: dict) -> None:
+    n = state.players
+    phase = event["phase"]
+    if phase == "market":
+        state.phase = Market(pending=[None] * n)
+    elif phase == "market_turn":
+        state.phase = MarketTurn(seat=event["seat"])
+    elif phase == "load":
+        state.phase = Load(declarations=[None] * n)
+    elif phase == "inspection":
+        declarations = event["declarations"]
+        decided = [None if declarations[seat] is not None else "none" for seat in range(n)]
+        state.phase = Inspection(declarations=list(declarations), decided=decided)
+    else:
+        raise ValueError(f"unknown phase {phase!r}")
+
+
+def _set_aside_submitted(state: State, event: dict) -> None:
+    state.phase.pending[event["seat"]] = list(event["cards"])
+
+
+def _bag_loaded(state: State, event: dict) -> None:
+    state.phase.declarations[event["seat"]] = {
+        "declared": event["declared"],
+        "count": event["count"],
+    }
+
+
+def _offer_made(state: State, event: dict) -> None:
+    offer = dict(event["offer"])
+    state.phase.offers[str(offer["id"])] = offer
+    state.phase.next_offer = offer["id"] + 1
+
+
+def _offer_revised(state: State, event: dict) -> None:
+    offer = state.phase.offers[str(event["offer"])]
+    offer["revision"] = event["revision"]
+    offer["terms"] = event["terms"]
+
+
+def _offer_closed(status: str):
+    def handler(state: State, event: dict) -> None:
+        for offer_id in event["offers"]:
+            state.phase.offers[str(offer_id)]["status"] = status
+
+    return handler
+
+
+def _deal_made(state: State, event: dict) -> None:
+    phase: Inspection = state.phase
+    offer = phase.offers[str(event["offer"])]
+    offer["status"] = "accepted"
+    phase.deals.append(
+        {
+            "offer": offer["id"],
+            "revision": offer["revision"],
+            "payer": offer["payer"],
+            "terms": offer["terms"],
+        }
+    )
+    if offer["terms"].get("bag_goods"):
+        phase.owed_bag_goods.append(
+            {
+                "payer": offer["payer"],
+                "to": state.sheriff,
+                "goods": dict(offer["terms"]["bag_goods"]),
+                "deal": offer["id"],
+            }
+        )
+
+
+def _bag_passed(state: State, event: dict) -> None:
+    state.phase.decided[event["seat"]] = "passed"
+
+
+def _bag_inspected(state: State, event: dict) -> None:
+    state.phase.decided[event["seat"]] = "inspected"
+    state.phase.revealed[str(event["seat"])] = list(event["contents"])
+
+
+def _bag_goods_settled(state: State, event: dict) -> None:
+    phase: Inspection = state.phase
+    phase.owed_bag_goods = [o for o in phase.owed_bag_goods if o["payer"] != event["payer"]]
+
+
+def _game_ended(state: State, event: dict) -> None:
+    state.phase = GameOver(scores=event["scores"])
+
+
+def _log_only(state: State, event: dict) -> None:
+    """Events that tell the story but change nothing beyond the sequence number."""
+
+
+_HANDLERS = {
+    "deck_shuffled": _deck_shuffled,
+    "cards_moved": _cards_moved,
+    "gold_transferred": _gold_transferred,
+    "round_started": _round_started,
+    "phase_started": _phase_started,
+    "set_aside_submitted": _set_aside_submitted,
+    "market_turn_taken": _log_only,
+    "bag_loaded": _bag_loaded,
+    "offer_made": _offer_made,
+    "offer_revised": _offer_revised,
+    "offer_withdrawn": _offer_closed("withdrawn"),
+    "offers_lapsed": _offer_closed("lapsed"),
+    "deal_made": _deal_made,
+    "bag_passed": _bag_passed,
+    "bag_inspected": _bag_inspected,
+    "bag_goods_settled": _bag_goods_settled,
+    "debt_settled": _log_only,
+    "timed_out": _log_only,
+    "round_ended": _log_only,
+    "game_ended": _game_ended,
+}
+
+EVENT_TYPES = ("game_started", *_HANDLERS)
+# Re-exported for type hints in rule modules.
+__all__ = ["EVENT_TYPES", "Inspection", "Load", "Market", "MarketTurn", "evolve", "new_state"]

@@ -1,0 +1,131 @@
+"""The engine's entry points: start a game, apply a command, replay events."""
+
+from . import inspection, loading, market
+from .cards import deck_composition
+from .config import FIRST_EDITION, GameConfig
+from .errors import EngineError
+from .events import evolve
+from .rng import new_seed, seed_digest, shuffled
+from .state import State
+from .table import Run, move_cards, shuffle_deck
+
+STARTING_GOLD = 50
+REMOVED_CARDS = 10  # the Remove 10 Cards option
+DISCARD_PILE_START = 5  # 1st edition: two face-up piles of 5 at setup
+
+# Commands a seat sends. ``timeout`` is the service's command for a passed deadline.
+COMMANDS = {
+    "set_aside": market.set_aside,
+    "market_turn": market.market_turn,
+    "load_bag": loading.load_bag,
+    "make_offer": inspection.make_offer,
+    "revise_offer": inspection.revise_offer,
+    "withdraw_offer": inspection.withdraw_offer,
+    "accept_offer": inspection.accept_offer,
+    "pass_bag": inspection.pass_bag,
+    "inspect_bag": inspection.inspect_bag,
+}
+
+
+def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State, list]:
+    """Set up a game: identities, shuffle, Remove 10, deal, discard piles, round 1."""
+    if isinstance(config, dict):
+        config = GameConfig.from_dict(config)
+    seed = seed if seed is not None else new_seed()
+    try:
+        if len(bytes.fromhex(seed)) < 16:
+            raise ValueError
+    except ValueError:
+        raise EngineError("invalid_config", "The seed must be at least 16 bytes of hex.") from None
+    # Identities come from their own shuffle, so a card's id says nothing of its type.
+    card_types = shuffled(deck_composition(config.players, config.royal_goods), seed, "identities")
+    started = {
+        "seq": 0,
+        "type": "game_started",
+        "config": config.to_dict(),
+        "seed": seed,
+        "seed_sha256": seed_digest(seed),
+        "card_types": card_types,
+        "starting_gold": STARTING_GOLD,
+    }
+    run = Run(evolve(None, started))
+    run.events.append(started)
+    shuffle_deck(run)
+    if config.remove_ten:
+        move_cards(run, run.state.zones["deck"][-REMOVED_CARDS:], "deck", "box", "removed")
+    for seat in range(config.players):
+        move_cards(
+            run, run.state.zones["deck"][::-1][: config.hand_size], "deck", f"hand:{seat}", "deal"
+        )
+    if config.edition == FIRST_EDITION:
+        for pile in range(2):
+            move_cards(
+                run,
+                run.state.zones["deck"][::-1][:DISCARD_PILE_START],
+                "deck",
+                f"discard:{pile}",
+                "setup",
+            )
+    run.emit("round_started", round=1, sheriff=config.first_sheriff)
+    market.start_market(run)
+    return run.state, run.events
+
+
+def apply(state: State, command: dict) -> tuple[State, list]:
+    """Apply one command. Returns the new state and the events it produced; the
+    given state is never modified. Raises EngineError if the command is refused."""
+    if not isinstance(command, dict):
+        raise EngineError("bad_command", "A command must be an object with a 'type'.")
+    run = Run(state.clone())
+    kind = command.get("type")
+    if kind == "timeout":
+        time_out(run)
+    elif kind in COMMANDS:
+        COMMANDS[kind](run, command)
+    else:
+        raise EngineError("unknown_command", f"Unknown command {kind!r}.")
+    return run.state, run.events
+
+
+def time_out(run: Run) -> None:
+    """The deadline passed: apply the missed-move default for every awaited seat."""
+    state = run.state
+    if state.is_over():
+        raise EngineError("game_over", "The game is over.")
+    kind = state.phase.kind
+    if kind == "inspection":
+        inspection.time_out(run)
+        return
+    commands = default_commands(state)
+    run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands])
+    for command in commands:
+        COMMANDS[command["type"]](run, command)
+
+
+def default_commands(state: State) -> list:
+    """The commands a passed deadline applies for each seat still awaited.
+    (In inspection the default is not a seat's command: undecided bags pass.)"""
+    if state.is_over():
+        return []
+    kind = state.phase.kind
+    if kind == "market":
+        return [
+            {"type": "set_aside", "seat": m, "cards": []}
+            for m in state.merchants()
+            if state.phase.pending[m] is None
+        ]
+    if kind == "market_turn":
+        return [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]
+    if kind == "load":
+        return [loading.default_load(state, m) for m in loading.awaited(state)]
+    return []
+
+
+def replay(events: list) -> State:
+    """Rebuild the state from stored events alone."""
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events to replay")
+    return state

@@ -1,0 +1,124 @@
+"""Phase 1, market. 2nd edition: simultaneous set-aside, resolved clockwise from
+the Sheriff's left with deck draws, then collected into the discard pile.
+1st edition: one turn per merchant with ordered draws from either discard pile
+before the deck, the set-aside cards then placed in a chosen order on one pile."""
+
+from . import checks, loading
+from .config import FIRST_EDITION
+from .errors import EngineError
+from .table import Run, draw_from_deck, move_cards
+
+DECK = "deck"
+
+
+def start_market(run: Run) -> None:
+    state = run.state
+    if state.config.edition == FIRST_EDITION:
+        run.emit("phase_started", phase="market_turn", seat=state.merchants()[0])
+    else:
+        run.emit("phase_started", phase="market")
+
+
+# --- 2nd edition --------------------------------------------------------------------
+
+
+def set_aside(run: Run, command: dict) -> None:
+    state = run.state
+    checks.require_phase(state, "market")
+    seat = checks.require_seat(state, command)
+    checks.require_merchant(state, seat)
+    if state.phase.pending[seat] is not None:
+        raise EngineError("already_submitted", "You have already made your market choice.")
+    cards = checks.card_list(command)
+    if len(cards) > checks.MAX_SET_ASIDE:
+        raise EngineError("too_many_set_aside", "You can set aside at most 5 cards.")
+    checks.require_in_hand(state, seat, cards)
+
+    run.emit("set_aside_submitted", seat=seat, cards=cards)
+    if all(run.state.phase.pending[m] is not None for m in run.state.merchants()):
+        _resolve_market(run)
+
+
+def _resolve_market(run: Run) -> None:
+    merchants = run.state.merchants()
+    for seat in merchants:
+        cards = run.state.phase.pending[seat]
+        move_cards(run, cards, f"hand:{seat}", f"aside:{seat}", "set_aside")
+        draw_from_deck(run, seat, len(cards), "market_draw")
+    # Collected only now, so these cards cannot come back in this market's reshuffles.
+    for seat in merchants:
+        move_cards(run, run.state.zones[f"aside:{seat}"], f"aside:{seat}", "discard:0", "discard")
+    loading.start_load(run)
+
+
+# --- 1st edition --------------------------------------------------------------------
+
+
+def _parse_draws(state, command: dict, count: int) -> list:
+    draws = command.get("draws")
+    if draws is None:
+        return [DECK] * count
+    piles = [f"discard:{p}" for p in range(state.config.discard_pile_count)]
+    if not isinstance(draws, list) or any(d not in (DECK, *piles) for d in draws):
+        raise EngineError("bad_command", "Each draw must be 'deck', 'discard:0' or 'discard:1'.")
+    if len(draws) != count:
+        raise EngineError(
+            "draw_count_mismatch",
+            f"You set aside {count} card(s), so you must draw exactly {count}.",
+        )
+    if DECK in draws and any(d != DECK for d in draws[draws.index(DECK) :]):
+        raise EngineError(
+            "discard_after_deck",
+            "Draw from the discard piles first: no discard-pile draw after a deck draw.",
+        )
+    for pile in piles:
+        if draws.count(pile) > len(state.zones[pile]):
+            raise EngineError("empty_pile", "That discard pile does not have that many cards.")
+    return draws
+
+
+def market_turn(run: Run, command: dict) -> None:
+    state = run.state
+    checks.require_phase(state, "market_turn")
+    seat = checks.require_seat(state, command)
+    if seat != state.phase.seat:
+        raise EngineError("not_your_turn", "It is not your market turn.")
+    cards = checks.card_list(command)
+    if len(cards) > checks.MAX_SET_ASIDE:
+        raise EngineError("too_many_set_aside", "You can set aside at most 5 cards.")
+    checks.require_in_hand(state, seat, cards)
+    draws = _parse_draws(state, command, len(cards))
+    order = checks.card_list(command, "order") if "order" in command else list(cards)
+    if sorted(order) != sorted(cards):
+        raise EngineError("bad_order", "The discard order must list exactly the cards set aside.")
+    pile = command.get("pile", 0 if not cards else None)
+    if pile not in range(state.config.discard_pile_count):
+        raise EngineError(
+            "bad_discard_pile", "Choose discard pile 0 or 1 for your set-aside cards."
+        )
+
+    hand, aside = f"hand:{seat}", f"aside:{seat}"
+    move_cards(run, cards, hand, aside, "set_aside")
+    from_piles = [d for d in draws if d != DECK]
+    for source in from_piles:  # one at a time, each from the current top
+        move_cards(run, [run.state.zones[source][-1]], source, hand, "discard_draw")
+    deck_drawn = draw_from_deck(run, seat, len(draws) - len(from_piles), "market_draw")
+    move_cards(run, order, aside, f"discard:{pile}", "discard")  # last listed ends on top
+    run.emit(
+        "market_turn_taken",
+        seat=seat,
+        set_aside=len(cards),
+        discard_draws=from_piles,
+        deck_draws=deck_drawn,
+        pile=pile if cards else None,
+    )
+    _next_market_turn(run, seat)
+
+
+def _next_market_turn(run: Run, seat: int) -> None:
+    merchants = run.state.merchants()
+    position = merchants.index(seat)
+    if position + 1 < len(merchants):
+        run.emit("phase_started", phase="market_turn", seat=merchants[position + 1])
+    else:
+        loading.start_load(run)

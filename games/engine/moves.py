@@ -1,0 +1,74 @@
+"""Who must act now, and what each seat may do: one function for the service,
+the pages and the simulator."""
+
+from . import inspection, loading
+from .checks import MAX_BAG, MAX_SET_ASIDE
+from .state import State
+
+
+def actions(state: State) -> dict:
+    """seat -> {"must_act": bool, "moves": [move descriptions]} for every seat.
+
+    ``must_act`` seats are the ones the phase waits for (a deadline applies the
+    defaults to them); other seats may still have optional moves (offers)."""
+    result = {seat: {"must_act": False, "moves": []} for seat in range(state.players)}
+    if state.is_over():
+        return result
+    phase = state.phase
+    if phase.kind == "market":
+        for seat in state.merchants():
+            if phase.pending[seat] is None:
+                result[seat] = {
+                    "must_act": True,
+                    "moves": [{"type": "set_aside", "max_cards": MAX_SET_ASIDE}],
+                }
+    elif phase.kind == "market_turn":
+        piles = {
+            f"discard:{p}": len(state.zones[f"discard:{p}"])
+            for p in range(state.config.discard_pile_count)
+        }
+        result[phase.seat] = {
+            "must_act": True,
+            "moves": [{"type": "market_turn", "max_cards": MAX_SET_ASIDE, "discard_piles": piles}],
+        }
+    elif phase.kind == "load":
+        for seat in loading.awaited(state):
+            result[seat] = {
+                "must_act": True,
+                "moves": [{"type": "load_bag", "min_cards": 1, "max_cards": MAX_BAG}],
+            }
+    elif phase.kind == "inspection":
+        _inspection_actions(state, result)
+    return result
+
+
+def _inspection_actions(state: State, result: dict) -> None:
+    bags = inspection.undecided(state)
+    if not bags:
+        return
+    open_offers = [o for o in state.phase.offers.values() if o["status"] == "open"]
+    for seat in range(state.players):
+        moves = []
+        is_sheriff = seat == state.sheriff
+        if is_sheriff:
+            moves += [{"type": "pass_bag", "bags": bags}, {"type": "inspect_bag", "bags": bags}]
+            moves.append({"type": "make_offer", "to": state.merchants()})
+        else:
+            moves.append({"type": "make_offer", "to": [state.sheriff]})
+        acceptable = [
+            {"offer": o["id"], "revision": o["revision"]}
+            for o in open_offers
+            if o["recipient"] == seat
+        ]
+        if acceptable:
+            moves.append({"type": "accept_offer", "offers": acceptable})
+        own = [o["id"] for o in open_offers if o["proposer"] == seat]
+        if own:
+            moves.append({"type": "revise_offer", "offers": own})
+            moves.append({"type": "withdraw_offer", "offers": own})
+        result[seat] = {"must_act": is_sheriff, "moves": moves}
+
+
+def awaiting(state: State) -> list:
+    """The seats the current phase waits for."""
+    return [seat for seat, a in actions(state).items() if a["must_act"]]

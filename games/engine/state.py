@@ -1,0 +1,194 @@
+"""The game state: cards in zones, gold, round, and the current phase.
+
+Every card has an identity (an int) and sits in exactly one zone, a list whose
+last element is the top. Zone names: ``deck``, ``box`` (removed from the game),
+``discard:P``, and per seat ``hand:S``, ``bag:S``, ``stand:S`` (legal goods face
+up, contraband face down) and ``aside:S`` (cards set aside during the market).
+
+The state changes only through ``events.evolve``; it serializes to JSON with a
+schema version and has a stable hash.
+"""
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from .config import GameConfig
+
+SCHEMA_VERSION = 1
+
+
+# --- phases: small types carrying just what they need -------------------------
+
+
+@dataclass
+class Market:
+    """2nd edition: every merchant submits a set-aside at once."""
+
+    kind = "market"
+    pending: list  # per seat: list of card ids, or None while awaited
+
+
+@dataclass
+class MarketTurn:
+    """1st edition: one merchant's market turn, clockwise from the Sheriff's left."""
+
+    kind = "market_turn"
+    seat: int
+
+
+@dataclass
+class Load:
+    """Load and declare: sealed declarations, revealed together."""
+
+    kind = "load"
+    declarations: list  # per seat: {"declared": type, "count": n} or None
+
+
+@dataclass
+class Inspection:
+    kind = "inspection"
+    declarations: list  # per seat: {"declared", "count"} or None (Sheriff, or no bag)
+    decided: list  # per seat: None (undecided), "passed", "inspected" or "none" (no bag)
+    offers: dict = field(default_factory=dict)  # str(offer id) -> offer dict
+    next_offer: int = 1
+    deals: list = field(default_factory=list)
+    owed_bag_goods: list = field(default_factory=list)  # [{"payer", "to", "goods", "deal"}]
+    revealed: dict = field(default_factory=dict)  # str(seat) -> card types of an opened bag
+
+
+@dataclass
+class GameOver:
+    kind = "game_over"
+    scores: list
+
+
+PHASES = {cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, GameOver)}
+
+
+def phase_to_dict(phase) -> dict | None:
+    if phase is None:
+        return None
+    return {"kind": phase.kind, **asdict(phase)}
+
+
+def phase_from_dict(data: dict | None):
+    if data is None:
+        return None
+    data = dict(data)
+    return PHASES[data.pop("kind")](**data)
+
+
+# --- the state ----------------------------------------------------------------
+
+
+@dataclass
+class State:
+    config: GameConfig
+    seed: str  # secret until the game ends; never in a view before then
+    seed_sha256: str
+    card_types: list  # card id -> card type name
+    zones: dict  # zone name -> list of card ids, top last
+    gold: list  # per seat
+    round: int = 0
+    sheriff: int = 0
+    sheriff_turns: list = field(default_factory=list)  # per seat: rounds served as Sheriff
+    phase: object = None
+    shuffles: int = 0  # shuffles done so far (names the next shuffle's stream)
+    seq: int = 0  # events applied so far
+    schema: int = SCHEMA_VERSION
+
+    # -- convenient reads
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def hand(self, seat: int) -> list:
+        return self.zones[f"hand:{seat}"]
+
+    def bag(self, seat: int) -> list:
+        return self.zones[f"bag:{seat}"]
+
+    def stand(self, seat: int) -> list:
+        return self.zones[f"stand:{seat}"]
+
+    def type_of(self, card_id: int) -> str:
+        return self.card_types[card_id]
+
+    def merchants(self) -> list:
+        """Merchants clockwise, starting from the Sheriff's left."""
+        n = self.players
+        return [(self.sheriff + k) % n for k in range(1, n)]
+
+    def is_over(self) -> bool:
+        return isinstance(self.phase, GameOver)
+
+    # -- copies, JSON, hash
+    def clone(self) -> "State":
+        return State(
+            config=self.config,
+            seed=self.seed,
+            seed_sha256=self.seed_sha256,
+            card_types=self.card_types,  # never mutated after game start
+            zones={name: list(cards) for name, cards in self.zones.items()},
+            gold=list(self.gold),
+            round=self.round,
+            sheriff=self.sheriff,
+            sheriff_turns=list(self.sheriff_turns),
+            phase=phase_from_dict(json.loads(json.dumps(phase_to_dict(self.phase)))),
+            shuffles=self.shuffles,
+            seq=self.seq,
+            schema=self.schema,
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "schema": self.schema,
+            "config": self.config.to_dict(),
+            "seed": self.seed,
+            "seed_sha256": self.seed_sha256,
+            "card_types": list(self.card_types),
+            "zones": {name: list(cards) for name, cards in sorted(self.zones.items())},
+            "gold": list(self.gold),
+            "round": self.round,
+            "sheriff": self.sheriff,
+            "sheriff_turns": list(self.sheriff_turns),
+            "phase": phase_to_dict(self.phase),
+            "shuffles": self.shuffles,
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "State":
+        if data.get("schema") != SCHEMA_VERSION:
+            raise ValueError(f"unsupported state schema {data.get('schema')!r}")
+        return cls(
+            config=GameConfig.from_dict(data["config"]),
+            seed=data["seed"],
+            seed_sha256=data["seed_sha256"],
+            card_types=list(data["card_types"]),
+            zones={name: list(cards) for name, cards in data["zones"].items()},
+            gold=list(data["gold"]),
+            round=data["round"],
+            sheriff=data["sheriff"],
+            sheriff_turns=list(data["sheriff_turns"]),
+            phase=phase_from_dict(data["phase"]),
+            shuffles=data["shuffles"],
+            seq=data["seq"],
+            schema=data["schema"],
+        )
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> "State":
+        return cls.from_dict(json.loads(text))
+
+    def hash(self) -> str:
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+
+def canonical_json(data) -> str:
+    """Byte-stable JSON: sorted keys, no spaces, ASCII only."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
