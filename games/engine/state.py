@@ -11,7 +11,7 @@ schema version and has a stable hash.
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .config import GameConfig
 
@@ -69,7 +69,8 @@ PHASES = {cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, GameOv
 def phase_to_dict(phase) -> dict | None:
     if phase is None:
         return None
-    return {"kind": phase.kind, **asdict(phase)}
+    # Phase fields hold plain JSON data only; callers copy when they need to.
+    return {"kind": phase.kind, **{f.name: getattr(phase, f.name) for f in fields(phase)}}
 
 
 def phase_from_dict(data: dict | None):
@@ -135,7 +136,7 @@ class State:
             round=self.round,
             sheriff=self.sheriff,
             sheriff_turns=list(self.sheriff_turns),
-            phase=phase_from_dict(json.loads(json.dumps(phase_to_dict(self.phase)))),
+            phase=phase_from_dict(json.loads(json.dumps(phase_to_dict(self.phase)))),  # deep copy
             shuffles=self.shuffles,
             seq=self.seq,
             schema=self.schema,
@@ -153,7 +154,7 @@ class State:
             "round": self.round,
             "sheriff": self.sheriff,
             "sheriff_turns": list(self.sheriff_turns),
-            "phase": phase_to_dict(self.phase),
+            "phase": json.loads(json.dumps(phase_to_dict(self.phase))),
             "shuffles": self.shuffles,
             "seq": self.seq,
         }

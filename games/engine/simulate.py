@@ -1,0 +1,297 @@
+"""Play many full games with random legal moves and check every invariant
+after every step.
+
+    python -m games.engine.simulate --games N --players 3|4|5 --edition 1|2
+                                    [--seed S] [--royal]
+
+The random players make and revise offers and demands, third-party offers,
+accept deals, pass and inspect bags, and let deadlines pass (timeouts). They
+also send refused commands now and then, which must leave the state untouched.
+Prints games played, invariant failures (must be 0) and the median and p95
+milliseconds per full game.
+"""
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from .cards import CARD_TYPES, LEGAL_TYPES
+from .config import GameConfig
+from .errors import EngineError
+from .events import evolve
+from .game import apply, new_game
+from .invariants import check_no_leak, check_state, check_view
+from .moves import actions
+from .table import Run, move_cards
+
+MAX_STEPS = 20_000
+TIMEOUT_CHANCE = 0.04
+JUNK_CHANCE = 0.03
+
+
+class RandomPlayers:
+    """Chooses a random command among the moves ``actions`` offers."""
+
+    def __init__(self, rnd: random.Random):
+        self.rnd = rnd
+
+    def command(self, state) -> dict:
+        rnd = self.rnd
+        options = actions(state)
+        if rnd.random() < TIMEOUT_CHANCE:
+            return {"type": "timeout"}
+        if rnd.random() < JUNK_CHANCE:
+            return self.junk(state)
+        seats = [s for s, a in options.items() if a["moves"]]
+        seat = rnd.choice(seats)
+        move = rnd.choice(options[seat]["moves"])
+        return getattr(self, move["type"])(state, seat, move)
+
+    # -- market and loading
+    def _some(self, cards: list, low: int, high: int) -> list:
+        high = min(high, len(cards))
+        return self.rnd.sample(cards, self.rnd.randint(min(low, high), high))
+
+    def set_aside(self, state, seat, move):
+        return {"type": "set_aside", "seat": seat, "cards": self._some(state.hand(seat), 0, 5)}
+
+    def market_turn(self, state, seat, move):
+        rnd = self.rnd
+        cards = self._some(state.hand(seat), 0, 5)
+        sizes = dict(move["discard_piles"])
+        draws = []
+        for _ in range(rnd.randint(0, len(cards))):
+            piles = [p for p, size in sizes.items() if size]
+            if not piles:
+                break
+            pile = rnd.choice(piles)
+            sizes[pile] -= 1
+            draws.append(pile)
+        draws += ["deck"] * (len(cards) - len(draws))
+        order = rnd.sample(cards, len(cards))
+        return {
+            "type": "market_turn",
+            "seat": seat,
+            "cards": cards,
+            "draws": draws,
+            "pile": rnd.randint(0, 1),
+            "order": order,
+        }
+
+    def load_bag(self, state, seat, move):
+        rnd = self.rnd
+        cards = self._some(state.hand(seat), 1, 5)
+        if rnd.random() < 0.5:
+            declared = state.type_of(cards[0])
+            declared = declared if declared in LEGAL_TYPES else rnd.choice(LEGAL_TYPES)
+        else:
+            declared = rnd.choice(LEGAL_TYPES)
+        return {
+            "type": "load_bag",
+            "seat": seat,
+            "cards": cards,
+            "declared": declared,
+            "count": len(cards),
+        }
+
+    # -- inspection
+    def _terms(self, state, payer: int, proposer: int) -> dict:
+        rnd = self.rnd
+        bags = [m for m in state.merchants() if state.phase.decided[m] is None]
+        chosen = rnd.sample(bags, rnd.randint(1, min(2, len(bags))))
+        terms = {
+            "gold": rnd.choice([rnd.randint(0, min(state.gold[payer], 12)), state.gold[payer]]),
+            "sheriff": [
+                {"bag": b, "action": rnd.choice(["pass", "pass", "inspect"])} for b in chosen
+            ],
+        }
+        if rnd.random() < 0.3 and (proposer == payer or rnd.random() < 0.5):
+            legal = [c for c in state.stand(payer) if CARD_TYPES[state.type_of(c)].is_legal]
+            terms["stand_goods"] = self._some(legal, 0, 3)
+        if rnd.random() < 0.3 and state.phase.decided[payer] is None:
+            terms["bag_goods"] = {rnd.choice(list(CARD_TYPES)): rnd.randint(1, 2)}
+        if rnd.random() < 0.2:
+            terms["promise"] = "I won't inspect you next time."
+        return terms
+
+    def make_offer(self, state, seat, move):
+        to = self.rnd.choice(move["to"])
+        payer = to if seat == state.sheriff else seat
+        return {
+            "type": "make_offer",
+            "seat": seat,
+            "to": to,
+            "terms": self._terms(state, payer, seat),
+        }
+
+    def revise_offer(self, state, seat, move):
+        offer = state.phase.offers[str(self.rnd.choice(move["offers"]))]
+        return {
+            "type": "revise_offer",
+            "seat": seat,
+            "offer": offer["id"],
+            "terms": self._terms(state, offer["payer"], seat),
+        }
+
+    def withdraw_offer(self, state, seat, move):
+        return {"type": "withdraw_offer", "seat": seat, "offer": self.rnd.choice(move["offers"])}
+
+    def accept_offer(self, state, seat, move):
+        choice = self.rnd.choice(move["offers"])
+        return {"type": "accept_offer", "seat": seat, "pile": self.rnd.randint(0, 1), **choice}
+
+    def pass_bag(self, state, seat, move):
+        return {"type": "pass_bag", "seat": seat, "bag": self.rnd.choice(move["bags"])}
+
+    def inspect_bag(self, state, seat, move):
+        return {
+            "type": "inspect_bag",
+            "seat": seat,
+            "bag": self.rnd.choice(move["bags"]),
+            "pile": self.rnd.randint(0, 1),
+        }
+
+    def junk(self, state) -> dict:
+        rnd = self.rnd
+        seat = rnd.randrange(state.players)
+        return rnd.choice(
+            [
+                {"type": "load_bag", "seat": seat, "cards": [], "declared": "silk", "count": 0},
+                {"type": "set_aside", "seat": seat, "cards": list(range(6))},
+                {"type": "pass_bag", "seat": (state.sheriff + 1) % state.players, "bag": seat},
+                {"type": "accept_offer", "seat": seat, "offer": 1, "revision": 99},
+                {"type": "make_offer", "seat": seat, "to": seat, "terms": {}},
+                {"type": "market_turn", "seat": seat, "cards": [], "draws": ["deck", "discard:0"]},
+                {"type": "nonsense"},
+            ]
+        )
+
+
+def squeeze_deck(state, events: list, keep: int) -> object:
+    """Move all but ``keep`` deck cards onto the discard pile(s), so that reshuffles
+    (and, in the 1st edition, running dry) happen within a game."""
+    run = Run(state)
+    deck = list(state.zones["deck"][:-keep])
+    piles = state.config.discard_pile_count
+    for pile in range(piles):
+        move_cards(run, deck[pile::piles], "deck", f"discard:{pile}", "setup")
+    events += run.events
+    return run.state
+
+
+def play_game(
+    config: GameConfig, seed: str, rnd: random.Random, deep_every: int = 1, squeeze: bool = False
+) -> dict:
+    """One full game; returns {"failures": [...], "steps": n, "events": n, ...}."""
+    failures: list = []
+    state, events = new_game(config, seed)
+    if squeeze:
+        state = squeeze_deck(state, events, keep=rnd.randint(0, 30))
+    shadow = None  # the state rebuilt from JSON round-tripped events, step by step
+    for event in events:
+        shadow = evolve(shadow, json.loads(json.dumps(event)))
+    players = RandomPlayers(rnd)
+    steps = refused = 0
+    while not state.is_over() and steps < MAX_STEPS:
+        steps += 1
+        command = players.command(state)
+        before = state.to_json()
+        try:
+            state, new_events = apply(state, command)
+        except EngineError:
+            refused += 1
+            if state.to_json() != before:
+                failures.append(f"refused {command['type']} changed the state")
+            continue
+        events += new_events
+        for event in new_events:
+            shadow = evolve(shadow, json.loads(json.dumps(event)))
+        if shadow.to_json() != state.to_json():
+            failures.append(f"step {steps}: replayed state differs after {command['type']}")
+        failures += [f"step {steps}: {p}" for p in check_state(state)]
+        if steps % deep_every == 0 or state.is_over():
+            seat = rnd.randrange(state.players)
+            failures += check_view(state, seat) + check_view(state, None)
+        if failures:
+            break
+    if not state.is_over():
+        failures.append(f"no end after {steps} steps")
+    elif state.round != config.rounds or state.sheriff_turns != _expected_turns(config):
+        failures.append(f"ended after round {state.round}, Sheriff turns {state.sheriff_turns}")
+    if not failures:
+        from .state import State
+
+        if State.from_json(state.to_json()).hash() != state.hash():
+            failures.append("JSON round trip changed the state")
+        for seat in [*range(config.players), None]:
+            failures += check_no_leak(state, events, seat, rnd)
+    return {
+        "failures": failures,
+        "steps": steps,
+        "refused": refused,
+        "events": len(events),
+        "state": state,
+        "log": events,
+    }
+
+
+def _expected_turns(config: GameConfig) -> list:
+    return [config.rounds // config.players] * config.players
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
+    parser.add_argument("--edition", type=int, choices=(1, 2), default=2)
+    parser.add_argument("--seed", type=int, default=None, help="master seed for reproducible runs")
+    parser.add_argument("--royal", action="store_true", help="play with the Royal Goods")
+    parser.add_argument(
+        "--deep-every",
+        type=int,
+        default=1,
+        help="check views for leaks every N steps (1 = every step)",
+    )
+    args = parser.parse_args(argv)
+    master = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rnd = random.Random(master)
+    durations, failed, steps = [], 0, 0
+    for number in range(args.games):
+        game_seed = f"{rnd.getrandbits(256):064x}"
+        config = GameConfig(
+            players=args.players,
+            edition=args.edition,
+            royal_goods=args.royal,
+            first_sheriff=rnd.randrange(args.players),
+            seven_card_hand=rnd.random() < 0.2,
+            remove_ten=rnd.random() < 0.2,
+        )
+        started = time.perf_counter()
+        squeeze = rnd.random() < 0.25  # a quarter of games run the deck dry
+        result = play_game(config, game_seed, rnd, args.deep_every, squeeze)
+        durations.append((time.perf_counter() - started) * 1000)
+        steps += result["steps"]
+        if result["failures"]:
+            failed += 1
+            print(
+                f"game {number} (seed {game_seed}, {config}): {result['failures'][:3]}",
+                file=sys.stderr,
+            )
+    durations.sort()
+    p95 = durations[min(len(durations) - 1, int(0.95 * len(durations)))]
+    print(f"master seed: {master}")
+    print(
+        f"games played: {args.games} (edition {args.edition}, {args.players} players"
+        f"{', royal goods' if args.royal else ''})"
+    )
+    print(f"invariant failures: {failed}")
+    print(f"commands per game: {steps / max(1, args.games):.0f}")
+    print(f"ms per full game: median {statistics.median(durations):.1f}, p95 {p95:.1f}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
