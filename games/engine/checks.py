@@ -49,3 +49,11 @@ def require_in_hand(state: State, seat: int, cards: list) -> None:
     hand = set(state.hand(seat))
     if any(c not in hand for c in cards):
         raise EngineError("card_not_in_hand", "You can only use cards from your own hand.")
+
+
+def discard_pile(state: State, value, what: str) -> int:
+    """A discard pile index: 0 in the 2nd edition, 0 or 1 in the 1st."""
+    if not is_int(value) or not 0 <= value < state.config.discard_pile_count:
+        piles = " or ".join(str(p) for p in range(state.config.discard_pile_count))
+        raise EngineError("bad_discard_pile", f"Choose discard pile {piles} for {what}.")
+    return value

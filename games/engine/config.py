@@ -40,10 +40,14 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameConfig":
+        if not isinstance(data, dict):
+            raise EngineError("invalid_config", "The configuration must be an object.")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise EngineError("invalid_config", f"Unknown setting: {', '.join(unknown)}.")
+        if "players" not in data:
+            raise EngineError("invalid_config", "The number of players is required.")
         return cls(**data)
 
 

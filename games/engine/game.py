@@ -33,7 +33,7 @@ def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State,
         config = GameConfig.from_dict(config)
     seed = seed if seed is not None else new_seed()
     try:
-        if len(bytes.fromhex(seed)) < 16:
+        if not isinstance(seed, str) or len(bytes.fromhex(seed)) < 16:
             raise ValueError
     except ValueError:
         raise EngineError("invalid_config", "The seed must be at least 16 bytes of hex.") from None
@@ -78,6 +78,8 @@ def apply(state: State, command: dict) -> tuple[State, list]:
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     run = Run(state.clone())
     kind = command.get("type")
+    if not isinstance(kind, str):
+        raise EngineError("bad_command", "A command must be an object with a 'type'.")
     if kind == "timeout":
         time_out(run)
     elif kind in COMMANDS:

@@ -55,12 +55,18 @@ def _parse_terms(state, payer: int, proposer: int, terms) -> dict:
         )
     stand_goods = checks.card_list(terms, "stand_goods")
     stand = set(state.stand(payer))
+    if proposer != payer:  # the Sheriff can only ask for goods he can see: face-up legal ones
+        stand = {c for c in stand if card(state.type_of(c)).is_legal}
     for card_id in stand_goods:
         if card_id in stand:
             continue
         if proposer == payer and card_id in set(state.hand(payer)):
             raise EngineError("hand_cards_not_offerable", "Cards in hand can never be offered.")
-        raise EngineError("card_not_on_stand", "Only goods on the payer's stand can be offered.")
+        raise EngineError(
+            "card_not_on_stand",
+            "Only goods on the payer's stand can be offered (face-up "
+            "goods, when asking for another's).",
+        )
     bag_goods = terms.get("bag_goods", {})
     if not isinstance(bag_goods, dict) or any(
         t not in CARD_TYPES or not checks.is_int(n) or n <= 0 for t, n in bag_goods.items()
@@ -88,18 +94,27 @@ def _parse_terms(state, payer: int, proposer: int, terms) -> dict:
     for action in actions:
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
             raise EngineError("bad_command", "Each Sheriff action is 'pass' or 'inspect' a bag.")
+        if "pile" in action and (proposer != state.sheriff or action["action"] != "inspect"):
+            raise EngineError(
+                "bad_command", "Only the Sheriff chooses the pile for confiscated goods."
+            )
         bag = action.get("bag")
         if not checks.is_int(bag) or bag not in state.merchants() or bag in seen:
             raise EngineError("bad_command", "Each action must name a different merchant's bag.")
         if state.phase.decided[bag] is not None:
             raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
         seen.add(bag)
+        if "pile" in action:
+            _discard_pile(state, action["pile"])
     return {
         "gold": gold,
         "stand_goods": stand_goods,
         "bag_goods": {t: bag_goods[t] for t in sorted(bag_goods)},
         "promise": promise,
-        "sheriff": [{"bag": a["bag"], "action": a["action"]} for a in actions],
+        "sheriff": [
+            {"bag": a["bag"], "action": a["action"], **({"pile": a["pile"]} if "pile" in a else {})}
+            for a in actions
+        ],
     }
 
 
@@ -180,7 +195,8 @@ def accept_offer(run: Run, command: dict) -> None:
     for action in terms["sheriff"]:
         if state.phase.decided[action["bag"]] is not None:
             raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
-    pile = _discard_pile(state, command)
+    # The Sheriff chooses where confiscated goods go: in his acceptance, or in his demand.
+    sheriff_pile = _discard_pile(state, command.get("pile", 0)) if seat == state.sheriff else None
 
     run.emit(
         "deal_made",
@@ -197,6 +213,7 @@ def accept_offer(run: Run, command: dict) -> None:
         if action["action"] == "pass":
             _pass(run, action["bag"], deal=offer["id"])
         else:
+            pile = action.get("pile", 0) if sheriff_pile is None else sheriff_pile
             _inspect(run, action["bag"], pile, deal=offer["id"])
     end_if_all_decided(run)
 
@@ -204,11 +221,8 @@ def accept_offer(run: Run, command: dict) -> None:
 # --- the Sheriff's decisions ---------------------------------------------------------
 
 
-def _discard_pile(state, command: dict) -> int:
-    pile = command.get("pile", 0)
-    if pile not in range(state.config.discard_pile_count):
-        raise EngineError("bad_discard_pile", "Choose discard pile 0 or 1 for confiscated goods.")
-    return pile
+def _discard_pile(state, value) -> int:
+    return checks.discard_pile(state, value, "confiscated goods")
 
 
 def _require_undecided_bag(state, command: dict) -> int:
@@ -235,7 +249,7 @@ def inspect_bag(run: Run, command: dict) -> None:
     checks.require_phase(state, "inspection")
     checks.require_sheriff(state, checks.require_seat(state, command))
     bag = _require_undecided_bag(state, command)
-    pile = _discard_pile(state, command)
+    pile = _discard_pile(state, command.get("pile", 0))
     _inspect(run, bag, pile, deal=None)
     end_if_all_decided(run)
 

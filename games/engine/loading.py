@@ -36,7 +36,7 @@ def load_bag(run: Run, command: dict) -> None:
             "Declare exactly one kind of legal goods: apples, cheese, bread or chicken.",
         )
     count = command.get("count")
-    if count != len(cards):
+    if not checks.is_int(count) or count != len(cards):
         raise EngineError(
             "count_mismatch",
             f"Your declaration must state the exact number of cards in your bag ({len(cards)}).",

@@ -91,11 +91,9 @@ def market_turn(run: Run, command: dict) -> None:
     order = checks.card_list(command, "order") if "order" in command else list(cards)
     if sorted(order) != sorted(cards):
         raise EngineError("bad_order", "The discard order must list exactly the cards set aside.")
-    pile = command.get("pile", 0 if not cards else None)
-    if pile not in range(state.config.discard_pile_count):
-        raise EngineError(
-            "bad_discard_pile", "Choose discard pile 0 or 1 for your set-aside cards."
-        )
+    pile = checks.discard_pile(
+        state, command.get("pile", 0 if not cards else None), "your set-aside cards"
+    )
 
     hand, aside = f"hand:{seat}", f"aside:{seat}"
     move_cards(run, cards, hand, aside, "set_aside")

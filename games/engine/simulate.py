@@ -141,7 +141,7 @@ class RandomPlayers:
 
     def accept_offer(self, state, seat, move):
         choice = self.rnd.choice(move["offers"])
-        return {"type": "accept_offer", "seat": seat, "pile": self.rnd.randint(0, 1), **choice}
+        return {"type": "accept_offer", "seat": seat, "pile": self._pile(state), **choice}
 
     def pass_bag(self, state, seat, move):
         return {"type": "pass_bag", "seat": seat, "bag": self.rnd.choice(move["bags"])}
@@ -151,8 +151,11 @@ class RandomPlayers:
             "type": "inspect_bag",
             "seat": seat,
             "bag": self.rnd.choice(move["bags"]),
-            "pile": self.rnd.randint(0, 1),
+            "pile": self._pile(state),
         }
+
+    def _pile(self, state) -> int:
+        return self.rnd.randrange(state.config.discard_pile_count)
 
     def junk(self, state) -> dict:
         rnd = self.rnd

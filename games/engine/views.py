@@ -59,6 +59,8 @@ def _faces(state: State, cards: list) -> list:
 
 
 def view_for(state: State, viewer: int | None) -> dict:
+    if viewer is not None and viewer not in range(state.players):
+        raise ValueError(f"no seat {viewer!r} in this game")
     over = state.is_over()
     phase = state.phase
     players = [_player_view(state, seat, viewer, over) for seat in range(state.players)]
