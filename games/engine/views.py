@@ -170,6 +170,10 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
     game (only its constant card identities and config are read)."""
     kind = event["type"]
     head = {"seq": event["seq"], "type": kind}
+    if kind == "offer_made":
+        return dict(event, offer=_offer_view(state, event["offer"]))
+    if kind == "offer_revised":
+        return dict(event, terms=_terms_view(state, event["terms"]))
     if kind in PUBLIC_EVENTS:
         return dict(event)
     if kind == "game_started":

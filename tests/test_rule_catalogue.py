@@ -1,0 +1,1153 @@
+"""The numbered rule catalogue: every worked example of the rulebooks, the
+tie and debt tables, and the rules-decisions.md choices, as given/when/then.
+
+Sources: 1st ed = first-edition-cmon-dice-tower-2016.md (same text as the
+Arcane Wonders 2014 book), 2nd ed = second-edition-cmon-2020.md, decisions =
+guide/rules-decisions.md. Seats are numbered clockwise; seat 0 is the first
+Sheriff, so merchants 1, 2, 3 act in that order.
+"""
+
+from collections import Counter
+
+import pytest
+from builders import (
+    accept,
+    do,
+    do_events,
+    events_of,
+    ids_of,
+    load,
+    move_top,
+    offer,
+    offer_status,
+    play_out,
+    refused,
+    rig,
+    set_gold,
+    start,
+    terms,
+    to_inspection,
+    to_load_phase,
+    types_in,
+)
+
+from games.engine import GameConfig, apply, default_commands, project_event, view_for
+from games.engine.scoring import legal_counts, score_sheets
+
+SHERIFF = 0
+
+
+def ids_in_view(view) -> set:
+    """Every card id anywhere in a view."""
+    found = set()
+    if isinstance(view, dict):
+        if isinstance(view.get("id"), int) and "type" in view:
+            found.add(view["id"])
+        for value in view.values():
+            found |= ids_in_view(value)
+    elif isinstance(view, list):
+        for value in view:
+            found |= ids_in_view(value)
+    return found
+
+
+def bonuses(sheet: dict) -> dict:
+    return {(b["type"], b["title"]): b["points"] for b in sheet["bonuses"]}
+
+
+# --- market ----------------------------------------------------------------------------
+
+
+def test_R01_little_john_market_first_edition():
+    """1st ed, Market: 'He discards three cards from his hand, draws those two cards from the
+    discard pile, and draws one from the draw pile. Then he places his three discards on top of
+    the right-hand discard pile.'"""
+    state = start(edition=1)
+    state = rig(state, "hand:1", ["chicken", "chicken", "pepper", "mead", "apples", "cheese"])
+    state = rig(state, "discard:0", ["bread", "bread", "bread", "chicken", "silk"])
+    deck_top = state.zones["deck"][-1]
+    right_pile = list(state.zones["discard:1"])
+    aside = ids_of(state, "hand:1", ["pepper", "mead", "apples"])
+
+    state, events = do_events(
+        state,
+        "market_turn",
+        seat=1,
+        cards=aside,
+        draws=["discard:0", "discard:0", "deck"],
+        pile=1,
+        order=aside,
+    )
+
+    expected = ["chicken", "chicken", "chicken", "cheese", "silk", state.type_of(deck_top)]
+    assert types_in(state, "hand:1") == sorted(expected)
+    assert deck_top in state.hand(1)
+    assert types_in(state, "discard:0") == ["bread", "bread", "bread"]
+    assert state.zones["discard:1"] == right_pile + aside  # last listed on top
+    assert (state.phase.kind, state.phase.seat) == ("market_turn", 2)
+    # Discard-pile draws are public; the deck draw is private.
+    seen = [project_event(state, e, 2) for e in events_of(events, "cards_moved")]
+    public = [e for e in seen if e["reason"] == "discard_draw"]
+    assert [c["type"] for e in public for c in e["cards"]] == ["silk", "chicken"]
+    private = [e for e in seen if e["reason"] == "market_draw"]
+    assert [(e["cards"], e["hidden"]) for e in private] == [([], 1)]
+
+
+def test_R02_little_john_market_second_edition():
+    """2nd ed, Market: 'He decides to set aside 3 other cards from his hand and draw 3 new cards
+    from the Goods deck, hoping for more Chickens!'"""
+    state = start()
+    state = rig(state, "hand:1", ["chicken", "chicken", "pepper", "mead", "apples", "cheese"])
+    deck_top3 = state.zones["deck"][-3:]
+    kept = ids_of(state, "hand:1", ["chicken", "chicken", "cheese"])
+    aside = ids_of(state, "hand:1", ["pepper", "mead", "apples"])
+
+    state = do(state, "set_aside", seat=1, cards=aside)
+    assert sorted(state.hand(1)) == sorted(kept + aside)  # nothing moves until all are in
+    state = do(state, "set_aside", seat=2, cards=[])
+    state = do(state, "set_aside", seat=3, cards=[])
+
+    assert sorted(state.hand(1)) == sorted(kept + deck_top3)
+    assert sorted(state.zones["discard:0"]) == sorted(aside)
+    assert state.phase.kind == "load"
+
+
+def test_R03_second_edition_market_collects_set_aside_after_every_merchant():
+    """Decisions: 2nd ed 'set-aside cards go face up and are collected into the discard pile
+    after every merchant's turn' (2nd ed, Market: 'After all players have taken their turns, the
+    Sheriff collects all the cards that have been set aside')."""
+    state = start()
+    two = state.hand(1)[:2]
+    one = state.hand(2)[:1]
+    state = do(state, "set_aside", seat=1, cards=two)
+    state = do(state, "set_aside", seat=2, cards=one)
+    assert state.zones["discard:0"] == []
+    state = do(state, "set_aside", seat=3, cards=[])
+    assert state.zones["discard:0"] == two + one
+    assert all(state.zones[f"aside:{s}"] == [] for s in range(4))
+    assert [len(state.hand(s)) for s in range(4)] == [6, 6, 6, 6]
+
+
+# --- load and declare --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R04_alan_a_dale_bag(edition):
+    """2nd ed, Load Merchant Bag: 'He places 4 Apples and 1 Crossbow ... He would love to toss
+    in the Silk he's holding, but he would exceed the 5 Goods limit.'"""
+    state = to_load_phase(start(edition=edition))
+    state = rig(state, "hand:1", ["apples"] * 4 + ["crossbow", "silk"])
+    six = list(state.hand(1))
+    refused(
+        state,
+        {"type": "load_bag", "seat": 1, "cards": six, "declared": "apples", "count": 6},
+        "bag_size",
+    )
+    refused(
+        state,
+        {"type": "load_bag", "seat": 1, "cards": [], "declared": "apples", "count": 0},
+        "bag_size",
+    )
+    state = load(state, 1, ["apples"] * 4 + ["crossbow"], "apples")
+    assert types_in(state, "bag:1") == ["apples"] * 4 + ["crossbow"]
+    assert types_in(state, "hand:1") == ["silk"]
+    assert state.phase.declarations[1] == {"declared": "apples", "count": 5}
+
+
+@pytest.mark.parametrize(("edition", "third"), [(1, "cheese"), (2, "bread")])
+def test_R05_will_scarlet_declaration(edition, third):
+    """2nd ed, Declaration: 'My bag has 4 Chickens in it!' He has to say 4 ... 2 Chickens ... a
+    Bread and a Silk'; 'You cannot declare Contraband or mixed Legal Goods.'"""
+    state = to_load_phase(start(edition=edition))
+    state = rig(state, "hand:1", ["chicken", "chicken", third, "silk", "apples", "apples"])
+    cards = ids_of(state, "hand:1", ["chicken", "chicken", third, "silk"])
+    command = {"type": "load_bag", "seat": 1, "cards": cards, "declared": "chicken"}
+
+    refused(state, {**command, "count": 3}, "count_mismatch")
+    refused(state, {**command, "count": 5}, "count_mismatch")
+    refused(state, {**command, "count": 4, "declared": "silk"}, "declared_not_legal")
+    refused(state, {**command, "count": 4, "declared": "gouda_cheese"}, "declared_not_legal")
+    state, _ = apply(state, {**command, "count": 4})
+
+    assert state.phase.declarations[1] == {"declared": "chicken", "count": 4}
+    assert types_in(state, "bag:1") == sorted(["chicken", "chicken", third, "silk"])
+    # Sealed: nobody else sees the declaration until every bag is in.
+    assert "declaration" not in view_for(state, 2)["players"][1]
+
+
+def test_R06_bread_declarable_in_three_player_game():
+    """Decisions: 'Bread stays declarable in a 3-player game (there is none in the deck; such a
+    declaration is a lie).'"""
+    state = to_load_phase(start(players=3))
+    state = rig(state, "hand:1", ["apples", "cheese"])
+    state = load(state, 1, ["apples", "cheese"], "bread")
+    assert state.phase.declarations[1] == {"declared": "bread", "count": 2}
+
+
+# --- inspection: the worked examples -------------------------------------------------------
+
+
+def test_R07_alan_a_dale_bribe_second_edition():
+    """2nd ed, Inspection: 'How about I give you 5 Gold and 2 Apples ...' 'Make it 8 Gold and 2
+    Apples and we have a deal.' ... 'If the Sheriff does take a bribe, he cannot inspect the
+    bag.'"""
+    state = rig(start(), "stand:1", ["apples", "apples"])
+    state = to_inspection(
+        state,
+        {1: (["cheese", "pepper"], "cheese"), 2: (["bread"], "bread"), 3: (["apples"], "apples")},
+    )
+    apples = list(state.stand(1))
+    state, first = offer(state, 1, SHERIFF, gold=5, stand_goods=apples, passes=[1])
+    state, demand = offer(state, SHERIFF, 1, gold=8, stand_goods=apples, passes=[1])
+
+    state = accept(state, 1, demand, revision=1)
+
+    assert state.gold[1] == 42 and state.gold[SHERIFF] == 58
+    assert types_in(state, "stand:0") == ["apples", "apples"]
+    assert types_in(state, "stand:1") == ["cheese", "pepper"]
+    assert state.phase.decided[1] == "passed"
+    assert offer_status(state, first) == "lapsed"
+    refused(state, {"type": "inspect_bag", "seat": SHERIFF, "bag": 1}, "bag_already_decided")
+    refused(
+        state,
+        {"type": "accept_offer", "seat": SHERIFF, "offer": first, "revision": 1},
+        "offer_closed",
+    )
+
+
+def test_R08_friar_tuck_bribe_first_edition():
+    """1st ed, Inspection: 'How about I give you five Gold and two Apples for your trouble?' ...
+    'Make it eight Gold and we have a deal.' ... 'Tuck pays the Sheriff eight coins and two
+    Apple cards from his Merchant Stand.'"""
+    state = rig(start(edition=1), "stand:1", ["apples", "apples"])
+    state = to_inspection(
+        state,
+        {1: (["cheese", "pepper"], "cheese"), 2: (["bread"], "bread"), 3: (["apples"], "apples")},
+    )
+    apples = list(state.stand(1))
+    state, first = offer(state, 1, SHERIFF, gold=5, stand_goods=apples, passes=[1])
+    # "Make it eight Gold": the Sheriff's demand amends the gold of Tuck's offer.
+    state, demand = offer(state, SHERIFF, 1, gold=8, stand_goods=apples, passes=[1])
+
+    state = accept(state, 1, demand, revision=1)
+
+    assert state.gold[1] == 42 and state.gold[SHERIFF] == 58
+    assert types_in(state, "stand:0") == ["apples", "apples"]
+    assert types_in(state, "stand:1") == ["cheese", "pepper"]
+    assert state.phase.decided[1] == "passed"
+    assert offer_status(state, first) == "lapsed"
+    refused(state, {"type": "inspect_bag", "seat": SHERIFF, "bag": 1}, "bag_already_decided")
+
+
+def test_R09_maid_marion_passes_with_contraband():
+    """2nd ed, If The Sheriff Lets You Pass: 'She pulls 3 cards out of her bag: 2 of them were
+    Cheese ... faceup. But the 3rd card was Contraband! ... she places it facedown above her
+    Stand.'"""
+    state = to_inspection(
+        start(),
+        {
+            1: (["apples"], "apples"),
+            2: (["cheese", "cheese", "pepper"], "cheese"),
+            3: (["chicken"], "chicken"),
+        },
+    )
+    [pepper] = ids_of(state, "bag:2", ["pepper"])
+
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=2)
+
+    assert types_in(state, "stand:2") == ["cheese", "cheese", "pepper"]
+    assert state.gold == [50, 50, 50, 50]
+    for viewer in (None, 0, 1, 3):
+        marion = view_for(state, viewer)["players"][2]
+        assert [c["type"] for c in marion["stand"]] == ["cheese", "cheese"]
+        assert marion["contraband_count"] == 1
+        assert "contraband" not in marion
+        assert pepper not in ids_in_view(view_for(state, viewer))
+    assert view_for(state, 2)["players"][2]["contraband"] == [{"id": pepper, "type": "pepper"}]
+    [moved] = [e for e in events if e["type"] == "cards_moved" and e["reason"] == "passed"]
+    seen = project_event(state, moved, 1)
+    assert ([c["type"] for c in seen["cards"]], seen["hidden"]) == (["cheese", "cheese"], 1)
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R10_honest_bag_little_john_and_much(edition):
+    """2nd ed / 1st ed, If The Sheriff Inspects: 'exactly 4 Chickens in it ... The Sheriff must
+    pay him 8 Gold (2 for each Chicken).'"""
+    state = to_inspection(
+        start(edition=edition),
+        {1: (["chicken"] * 4, "chicken"), 2: (["apples"], "apples"), 3: (["cheese"], "cheese")},
+    )
+    state, events = do_events(state, "inspect_bag", seat=SHERIFF, bag=1)
+    assert state.gold[SHERIFF] == 42 and state.gold[1] == 58
+    assert types_in(state, "stand:1") == ["chicken"] * 4
+    [inspected] = events_of(events, "bag_inspected")
+    assert inspected["honest"] is True
+
+
+@pytest.mark.parametrize(("edition", "pile"), [(2, 0), (1, 1)])
+def test_R11_gilbert_pays_ten(edition, pile):
+    """2nd ed, If The Sheriff Inspects: 'only 1 Apple, 1 Cheese, and 2 Mead ... those are
+    confiscated ... Gilbert must now pay the Sheriff 10 Gold (2 for the Cheese plus 4 for each
+    Mead).'"""
+    state = to_inspection(
+        start(edition=edition),
+        {
+            1: (["chicken"], "chicken"),
+            2: (["apples", "cheese", "mead", "mead"], "apples"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    pile_before = len(state.zones[f"discard:{pile}"])
+
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=2, pile=pile)
+
+    assert types_in(state, "stand:2") == ["apples"]
+    confiscated = state.zones[f"discard:{pile}"][pile_before:]
+    assert sorted(state.type_of(c) for c in confiscated) == ["cheese", "mead", "mead"]
+    assert state.gold[2] == 40 and state.gold[SHERIFF] == 60  # he pays nothing for the apple
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R12_third_party_deal_against_gilbert(edition):
+    """2nd ed, Honor Among Thieves: 'I will pay you 20 Gold if you agree to let me pass
+    unchecked and agree to inspect Gilbert's bag, regardless of what bribes he may offer you!'
+    ... 'Now the Sheriff must inspect Gilbert's bag.' (1st ed: Richard at the Lee and Sir Guy)"""
+    state = to_inspection(
+        start(edition=edition),
+        {
+            1: (["chicken", "silk"], "chicken"),
+            2: (["apples", "cheese", "mead", "mead"], "apples"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state, gilberts = offer(state, 2, SHERIFF, gold=15, passes=[2])
+    state, wills = offer(state, 1, SHERIFF, gold=20, passes=[1], inspects=[2])
+
+    state = accept(state, SHERIFF, wills)
+
+    assert state.phase.decided[1:] == ["passed", "inspected", None]
+    assert types_in(state, "stand:1") == ["chicken", "silk"]
+    assert types_in(state, "stand:2") == ["apples"]
+    assert state.gold == [80, 30, 40, 50]  # 20 bribe + Gilbert's 10 fine
+    assert offer_status(state, gilberts) == "lapsed"
+    refused(state, {"type": "pass_bag", "seat": SHERIFF, "bag": 2}, "bag_already_decided")
+    refused(
+        state,
+        {"type": "accept_offer", "seat": SHERIFF, "offer": gilberts, "revision": 1},
+        "offer_closed",
+    )
+
+
+# --- scoring: the worked examples ----------------------------------------------------------
+
+
+def test_R13_david_of_doncaster_scores_125():
+    """2nd ed, King and Queen Bonus: 'He has 42 Gold ... Cheese King: 15, Chicken Queen: 5 ÷ 2 =
+    2.5 Rounded down to 2. Total: 8 + 18 + 3 + 16 + 12 + 9 + 42 + 15 + 2 = 125 Points!'"""
+    david = ["apples"] * 4 + ["cheese"] * 6 + ["bread"] + ["chicken"] * 4
+    david += ["pepper", "pepper", "crossbow"]
+    other = ["apples"] * 10 + ["cheese"] * 2 + ["bread"] * 5 + ["chicken"] * 5
+    third = ["apples"] * 6 + ["cheese"] * 3 + ["bread"] * 3 + ["chicken"] * 4
+
+    sheet = score_sheets([42, 0, 0], [david, other, third])[0]
+
+    assert sheet["total"] == 125
+    assert sheet["gold"] == 42
+    assert sheet["goods_value"] == 8 + 18 + 3 + 16 + 12 + 9
+    assert [(g["type"], g["count"], g["value"]) for g in sheet["goods"]] == [
+        ("apples", 4, 8),
+        ("cheese", 6, 18),
+        ("bread", 1, 3),
+        ("chicken", 4, 16),
+        ("pepper", 2, 12),
+        ("crossbow", 1, 9),
+    ]
+    assert bonuses(sheet) == {("cheese", "king"): 15, ("chicken", "queen"): 2}
+    assert (sheet["legal_cards"], sheet["contraband_cards"]) == (15, 3)
+
+
+def test_R14_gouda_cheese_king():
+    """2nd ed, Royal Goods: 'Will has 10 Cheese cards and Maid Marion has 11 ... He has a Gouda
+    Cheese card. That brings his total to 12 Cheese ... Will gets to be the Cheese King!'"""
+    will = ["cheese"] * 10 + ["gouda_cheese"]
+    marion = ["cheese"] * 11
+    sheets = score_sheets([0, 0], [will, marion])
+    assert sheets[0]["counts"]["cheese"] == 12
+    assert bonuses(sheets[0]) == {("cheese", "king"): 15}
+    assert bonuses(sheets[1]) == {("cheese", "queen"): 10}
+    assert sheets[0]["total"] == 30 + 6 + 15
+    assert sheets[1]["total"] == 33 + 10
+
+
+# --- King and Queen tables ------------------------------------------------------------------
+
+
+def test_R15_king_tie_splits_king_plus_queen_and_pays_no_queen():
+    """2nd ed, King and Queen Bonus: 'If there is a tie for the King's Bonus, add the King and
+    Queen bonuses together and divide the total equally ... (rounded down). Do not pay out
+    bonuses for second place.'"""
+    sheets = score_sheets([0, 0, 0], [["apples"] * 5, ["apples"] * 5, ["apples"] * 3])
+    assert [bonuses(s) for s in sheets] == [
+        {("apples", "king"): 15},
+        {("apples", "king"): 15},
+        {},
+    ]
+
+
+def test_R16_three_way_king_tie_rounds_down():
+    """2nd ed, King and Queen Bonus: King + Queen 'divide the total equally between all the tied
+    players (rounded down)': Cheese (15+10)/3 = 8, Chickens (10+5)/3 = 5."""
+    stand = ["cheese"] * 3 + ["chicken"] * 2
+    sheets = score_sheets([0, 0, 0, 0], [stand, stand, stand, ["cheese"]])
+    for sheet in sheets[:3]:
+        assert bonuses(sheet) == {("cheese", "king"): 8, ("chicken", "king"): 5}
+    assert bonuses(sheets[3]) == {}
+
+
+def test_R17_queen_tie_splits_queen_rounded_down():
+    """2nd ed, King and Queen Bonus: 'If there is a tie for the Queen's Bonus, divide those
+    points equally between the tied players (rounded down).'"""
+    bread = score_sheets([0, 0, 0], [["bread"] * 5, ["bread"] * 3, ["bread"] * 3])
+    assert [bonuses(s) for s in bread] == [
+        {("bread", "king"): 15},
+        {("bread", "queen"): 5},
+        {("bread", "queen"): 5},
+    ]
+    chicken = score_sheets([0, 0, 0, 0], [["chicken"] * 4, ["chicken"], ["chicken"], ["chicken"]])
+    assert [bonuses(s) for s in chicken] == [
+        {("chicken", "king"): 10},
+        {("chicken", "queen"): 1},
+        {("chicken", "queen"): 1},
+        {("chicken", "queen"): 1},
+    ]
+
+
+def test_R18_single_player_with_a_good_is_only_king():
+    """Decisions: 'Nobody with zero of a type is King or Queen of it.'"""
+    sheets = score_sheets([0, 0, 0], [["apples"] * 2, [], ["pepper"]])
+    assert [bonuses(s) for s in sheets] == [{("apples", "king"): 20}, {}, {}]
+
+
+def test_R19_nobody_is_king_or_queen_of_a_good_nobody_has():
+    """Decisions: 'Nobody with zero of a type is King or Queen of it.'"""
+    sheets = score_sheets([10, 20, 30], [[], [], []])
+    assert [s["bonuses"] for s in sheets] == [[], [], []]
+    assert [s["total"] for s in sheets] == [10, 20, 30]
+
+
+@pytest.mark.parametrize(
+    ("royal", "good", "counts_as"),
+    [
+        ("green_apples", "apples", 2),
+        ("golden_apples", "apples", 3),
+        ("gouda_cheese", "cheese", 2),
+        ("bleu_cheese", "cheese", 3),
+        ("rye_bread", "bread", 2),
+        ("pumpernickel_bread", "bread", 3),
+        ("royal_rooster", "chicken", 2),
+    ],
+)
+def test_R20_royal_goods_count_as_two_or_three(royal, good, counts_as):
+    """2nd ed, Royal Goods: 'These cards are worth 2 or 3 Legal Goods (depending on the amount
+    of Goods shown on the card)' (card table: Green Apples 2, Golden Apples 3, ...)."""
+    assert legal_counts([royal, good])[good] == counts_as + 1
+    # One royal beats counts_as plain goods and loses to counts_as + 1 of them.
+    beats = score_sheets([0, 0], [[royal], [good] * (counts_as - 1)])
+    assert ("king" in {b["title"] for b in beats[0]["bonuses"]}) is True
+    ties = score_sheets([0, 0], [[royal], [good] * counts_as])
+    assert [b["title"] for b in ties[0]["bonuses"]] == ["king"]
+    assert ties[0]["bonuses"][0]["shared_by"] == 2
+    assert ties[0]["contraband_cards"] == 1 and ties[0]["legal_cards"] == 0
+
+
+def test_R21_winner_tie_breaks():
+    """2nd ed, Winning the Game: 'If two players tie ..., the player with the most Legal Goods
+    wins. If there is still a tie, then the player with the most Contraband Goods wins. If there
+    is still a tie, then the victory is shared.'"""
+    # Cheese tied: King + Queen (25) split, 12 each. All three total 25.
+    sheets = score_sheets([4, 10, 25], [["cheese", "pepper"], ["cheese"], []])
+    assert [s["total"] for s in sheets] == [25, 25, 25]
+    assert [s["rank"] for s in sheets] == [1, 2, 3]
+    assert [s["winner"] for s in sheets] == [True, False, False]
+    shared = score_sheets([10, 10], [["cheese"], ["cheese"]])
+    assert [(s["rank"], s["winner"]) for s in shared] == [(1, True), (1, True)]
+
+
+# --- running out of gold -------------------------------------------------------------------
+
+
+def test_R22_debtor_pays_gold_then_legal_goods_with_least_overpayment():
+    """2nd ed, Running Out Of Gold: 'you must give the player Legal Goods from your Merchant
+    Stand with a Value at least equal to the amount you owe'; decisions: 'chosen to minimise
+    overpayment'. Owes 10 with 3 gold: 7 more from Chicken 4 + Cheese 3 (exact)."""
+    state = rig(start(), "stand:1", ["chicken", "cheese", "apples", "pepper"])
+    state = to_inspection(
+        state,
+        {
+            1: (["mead", "mead", "apples"], "cheese"),
+            2: (["bread"], "bread"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state = set_gold(state, {1: 3})
+
+    state, events = do_events(state, "inspect_bag", seat=SHERIFF, bag=1)
+
+    assert state.gold[1] == 0 and state.gold[SHERIFF] == 53
+    assert types_in(state, "stand:0") == ["cheese", "chicken"]
+    assert types_in(state, "stand:1") == ["apples", "pepper"]
+    [settled] = events_of(events, "debt_settled")
+    assert (settled["amount"], settled["gold"], settled["goods_value"], settled["forgiven"]) == (
+        10,
+        3,
+        7,
+        0,
+    )
+
+
+def test_R23_contraband_only_when_legal_goods_are_exhausted():
+    """2nd ed, Running Out Of Gold: 'If you do not have enough Legal Goods, you must reveal and
+    hand over Contraband to make up the difference.' Owes 10, no gold: Apples 2, then Silk 8."""
+    state = rig(start(), "stand:1", ["apples", "pepper", "silk"])
+    state = to_inspection(
+        state,
+        {
+            1: (["mead", "mead", "cheese"], "apples"),
+            2: (["bread"], "bread"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state = set_gold(state, {1: 0})
+
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)
+
+    assert types_in(state, "stand:0") == ["apples", "silk"]
+    assert types_in(state, "stand:1") == ["pepper"]
+    assert state.gold[SHERIFF] == 50
+
+
+def test_R24_leftover_debt_is_forgiven():
+    """2nd ed, Running Out Of Gold: 'If you have exhausted all the Goods and Contraband in your
+    Merchant Stand to pay a debt, any leftover debt is considered paid.'"""
+    state = rig(start(), "stand:1", ["apples"])
+    state = to_inspection(
+        state,
+        {
+            1: (["mead", "mead", "cheese"], "apples"),
+            2: (["bread"], "bread"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state = set_gold(state, {1: 1})
+
+    state, events = do_events(state, "inspect_bag", seat=SHERIFF, bag=1)
+
+    assert state.gold[1] == 0 and state.gold[SHERIFF] == 51
+    assert types_in(state, "stand:1") == []
+    assert types_in(state, "stand:0") == ["apples"]
+    [settled] = events_of(events, "debt_settled")
+    assert (settled["gold"], settled["goods_value"], settled["forgiven"]) == (1, 2, 7)
+
+
+def test_R25_sheriff_out_of_gold_pays_an_honest_merchant_with_goods():
+    """Decisions: 'This applies to anyone who owes, the Sheriff included.' The Sheriff owes 8
+    with 3 gold: 5 more from two Cheese (6) rather than Chicken + Cheese (7)."""
+    state = rig(start(), "stand:0", ["cheese", "cheese", "chicken"])
+    state = to_inspection(
+        state,
+        {1: (["chicken"] * 4, "chicken"), 2: (["bread"], "bread"), 3: (["cheese"], "cheese")},
+    )
+    state = set_gold(state, {SHERIFF: 3})
+
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)
+
+    assert state.gold[SHERIFF] == 0 and state.gold[1] == 53
+    assert types_in(state, "stand:0") == ["chicken"]
+    assert types_in(state, "stand:1") == ["cheese", "cheese"] + ["chicken"] * 4
+
+
+def test_R26_lying_merchant_pays_fine_with_truthful_goods_just_placed():
+    """Decisions: 'truthful goods go to the stand first, then the confiscation, then the fine —
+    so the fine may be paid with those just-placed goods.'"""
+    state = to_inspection(
+        start(),
+        {
+            1: (["chicken", "chicken", "pepper"], "chicken"),
+            2: (["bread"], "bread"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state = set_gold(state, {1: 0})
+
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)
+
+    assert types_in(state, "stand:1") == ["chicken"]
+    assert types_in(state, "stand:0") == ["chicken"]
+    assert types_in(state, "discard:0") == ["pepper"]
+    assert state.gold[SHERIFF] == 50
+
+
+# --- setup, deck and game length ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "royal_goods", "size"),
+    [
+        (3, False, 156),
+        (3, True, 162),
+        (4, False, 204),
+        (4, True, 216),
+        (5, False, 204),
+        (5, True, 216),
+    ],
+)
+def test_R27_deck_sizes(players, royal_goods, size):
+    """2nd ed, Goods Breakdown: 3 players without the '4+' cards; Royal Goods add 12 (6 with 3
+    players)."""
+    state = start(players=players, royal_goods=royal_goods)
+    assert len(state.card_types) == size
+    assert len(state.zones["deck"]) == size - 6 * players
+
+
+def test_R28_three_player_deck_composition():
+    """2nd ed, Setting Up The Game: '3 PLAYER GAME ... remove ... 36 Bread, 4 Pepper, 5 Mead,
+    and 3 Silk ... 1 Golden Apple, 1 Blue Cheese, 2 Rye Bread, 1 Pumpernickel Bread, and 1 Royal
+    Rooster'."""
+    state = start(players=3, royal_goods=True)
+    assert Counter(state.card_types) == {
+        "apples": 48,
+        "cheese": 36,
+        "chicken": 24,
+        "pepper": 18,
+        "mead": 16,
+        "silk": 9,
+        "crossbow": 5,
+        "green_apples": 2,
+        "golden_apples": 1,
+        "gouda_cheese": 2,
+        "royal_rooster": 1,
+    }
+
+
+def test_R29_remove_ten_cards_go_to_the_box():
+    """2nd ed, Removing Cards Before The Game: 'randomly remove 10 cards from the deck and
+    return them to the box without revealing them.'"""
+    state = start(remove_ten=True)
+    assert len(state.zones["box"]) == 10
+    assert len(state.zones["deck"]) == 204 - 10 - 24
+    assert view_for(state, 1)["removed_count"] == 10
+    assert not set(state.zones["box"]) & ids_in_view(view_for(state, 1))
+
+
+def test_R30_first_edition_setup_two_discard_piles_of_five():
+    """1st ed, Setting Up The Game: 'Turn over five cards from the draw pile to form a discard
+    pile. Turn over another five cards ... to form a second discard pile.'"""
+    first = start(edition=1)
+    assert [len(first.zones["discard:0"]), len(first.zones["discard:1"])] == [5, 5]
+    assert len(first.zones["deck"]) == 204 - 24 - 10
+    second = start(edition=2)
+    assert second.zones["discard:0"] == [] and "discard:1" not in second.zones
+    assert len(second.zones["deck"]) == 204 - 24
+    seven = start(seven_card_hand=True)
+    assert [len(seven.hand(s)) for s in range(4)] == [7, 7, 7, 7]
+
+
+@pytest.mark.parametrize(("players", "rounds", "times"), [(3, 9, 3), (4, 8, 2), (5, 10, 2)])
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R31_game_length(players, rounds, times, edition):
+    """2nd ed, Game Phases: 'In a three-player game, the game continues until each player has
+    been Sheriff 3 times. In a four or five-player game, ... twice.'"""
+    assert GameConfig(players=players, edition=edition).rounds == rounds
+    state, events = play_out(start(players=players, edition=edition))
+    sheriffs = [e["sheriff"] for e in events_of(events, "round_started")]
+    assert [0, *sheriffs] == [r % players for r in range(rounds)]
+    assert state.sheriff_turns == [times] * players
+    # Hands score nothing: each total is gold + stand values + bonuses.
+    for sheet in state.phase.scores:
+        stand_value = sum(g["value"] for g in sheet["goods"])
+        assert sheet["goods_value"] == stand_value
+        assert sheet["total"] == sheet["gold"] + stand_value + sum(
+            b["points"] for b in sheet["bonuses"]
+        )
+        assert sheet["gold"] == state.gold[sheet["seat"]]
+
+
+# --- reshuffles -------------------------------------------------------------------------
+
+
+def test_R32_first_edition_reshuffle_keeps_top_five_of_each_pile():
+    """1st ed, Reshuffling Cards: 'shuffle all but the top five cards from each of the two
+    discard piles to recreate the draw pile.'"""
+    state = move_top(start(edition=1), "deck", "discard:0", 3)
+    state = move_top(state, "deck", "discard:1", 1)
+    state = move_top(state, "deck", "box")
+    top0, top1 = state.zones["discard:0"][-5:], state.zones["discard:1"][-5:]
+    bottoms = state.zones["discard:0"][:-5] + state.zones["discard:1"][:-5]
+    aside, kept = state.hand(1)[:2], state.hand(1)[2:]
+
+    state = do(state, "market_turn", seat=1, cards=aside, pile=0)
+
+    drawn = [c for c in state.hand(1) if c not in kept]
+    assert len(drawn) == 2 and set(drawn) <= set(bottoms)
+    assert sorted(state.zones["deck"] + drawn) == sorted(bottoms)
+    assert len(state.zones["deck"]) == 2
+    assert state.zones["discard:0"] == top0 + aside
+    assert state.zones["discard:1"] == top1
+
+
+def test_R33_first_edition_no_card_to_be_had_plays_short_handed():
+    """Decisions: 'If no card can be had (1st edition: no discard pile holds more than 5 cards),
+    the player draws what there is and plays on short-handed.'"""
+    state = move_top(start(edition=1), "deck", "box")
+    aside = state.hand(1)[:2]
+    state = do(state, "market_turn", seat=1, cards=aside, pile=1)
+    assert len(state.hand(1)) == 4
+    assert state.zones["deck"] == []
+    assert len(state.zones["discard:1"]) == 7
+
+
+def test_R34_second_edition_reshuffles_the_whole_discard_pile():
+    """2nd ed, Reshuffling Cards: 'In the event that you run out of cards during the game,
+    shuffle all Goods cards in the discard pile to form a new draw pile.'"""
+    state = move_top(start(), "deck", "discard:0", 10)
+    state = move_top(state, "deck", "box")
+    old = list(state.zones["discard:0"])
+    aside = state.hand(1)[:1]
+    state = do(state, "set_aside", seat=1, cards=aside)
+    state = do(state, "set_aside", seat=2, cards=[])
+    state = do(state, "set_aside", seat=3, cards=[])
+    [drawn] = [c for c in state.hand(1) if c in old]
+    assert sorted(state.zones["deck"] + [drawn]) == sorted(old)
+    assert state.zones["discard:0"] == aside
+
+
+def test_R35_second_edition_current_set_aside_cards_are_not_reshuffled():
+    """Decisions: 'In the 2nd edition, cards set aside during the current market are not yet in
+    the discard pile.'"""
+    state = move_top(start(), "deck", "discard:0", 3)
+    state = move_top(state, "deck", "box")
+    old = list(state.zones["discard:0"])
+    aside1, aside2 = state.hand(1)[:2], state.hand(2)[:2]
+    state = do(state, "set_aside", seat=1, cards=aside1)
+    state = do(state, "set_aside", seat=2, cards=aside2)
+    state = do(state, "set_aside", seat=3, cards=[])
+    assert len([c for c in state.hand(1) if c in old]) == 2
+    assert len([c for c in state.hand(2) if c in old]) == 1
+    assert len(state.hand(2)) == 5
+    assert sorted(state.zones["discard:0"]) == sorted(aside1 + aside2)
+    assert state.zones["deck"] == []
+
+
+# --- honor among thieves and negotiation refusals -------------------------------------------
+
+
+def test_R36_promised_bag_goods_that_do_not_exist_are_not_paid():
+    """2nd ed, Honor Among Thieves: 'you only have to pay the Sheriff the Goods you promised if
+    they actually exist!' Decisions: '... the rest of the deal stands.'"""
+    state = to_inspection(
+        start(),
+        {
+            1: (["cheese", "cheese", "pepper"], "cheese"),
+            2: (["bread"], "bread"),
+            3: (["apples"], "apples"),
+        },
+    )
+    state, deal = offer(state, 1, SHERIFF, gold=2, bag_goods={"silk": 1, "cheese": 1}, passes=[1])
+    state = accept(state, SHERIFF, deal)
+    assert state.gold[1] == 48 and state.gold[SHERIFF] == 52
+    assert types_in(state, "stand:0") == ["cheese"]
+    assert types_in(state, "stand:1") == ["cheese", "pepper"]
+    assert state.phase.decided[1] == "passed"
+
+
+def test_R37_promised_stand_goods_that_left_the_stand_are_not_paid():
+    """2nd ed, Honor Among Thieves: 'If you promised something to the Sheriff that is not in
+    your bag or Merchant Stand, you do not have to pay those Goods.'"""
+    state = rig(start(), "stand:1", ["apples"])
+    state = to_inspection(
+        state,
+        {1: (["cheese"], "cheese"), 2: (["pepper"], "apples"), 3: (["bread"], "bread")},
+    )
+    [apple] = state.stand(1)
+    state, first = offer(state, 1, SHERIFF, gold=3, stand_goods=[apple], passes=[1])
+    state, second = offer(state, 1, SHERIFF, stand_goods=[apple], inspects=[2])
+    state = accept(state, SHERIFF, second)
+    assert state.stand(SHERIFF) == [apple]
+
+    state = accept(state, SHERIFF, first)
+
+    assert state.stand(SHERIFF) == [apple]
+    assert types_in(state, "stand:1") == ["cheese"]
+    assert state.phase.decided[1:] == ["passed", "inspected", None]
+    assert state.gold == [50 + 4 + 3, 47, 46, 50]
+
+
+def test_R38_stale_revision_acceptance_is_refused():
+    """Decisions: 'every revision gets a new number, and an acceptance must name the number it
+    accepts (a stale acceptance is refused).'"""
+    state = to_inspection(
+        start(), {1: (["cheese"], "cheese"), 2: (["bread"], "bread"), 3: (["apples"], "apples")}
+    )
+    state, deal = offer(state, 1, SHERIFF, gold=5, passes=[1])
+    state = do(state, "revise_offer", seat=1, offer=deal, terms=terms(gold=6, passes=[1]))
+    refused(
+        state,
+        {"type": "accept_offer", "seat": SHERIFF, "offer": deal, "revision": 1},
+        "stale_revision",
+    )
+    state = accept(state, SHERIFF, deal, revision=2)
+    assert state.gold[1] == 44 and state.gold[SHERIFF] == 56
+
+
+def test_R39_offering_more_gold_than_held_is_refused():
+    """2nd ed, Inspection: 'You cannot offer ... more Gold than you actually have as part of a
+    bribe!'"""
+    state = to_inspection(
+        start(), {1: (["cheese"], "cheese"), 2: (["bread"], "bread"), 3: (["apples"], "apples")}
+    )
+    state = set_gold(state, {1: 8})
+    refused(
+        state,
+        {"type": "make_offer", "seat": 1, "to": SHERIFF, "terms": terms(gold=9, passes=[1])},
+        "insufficient_gold",
+    )
+    refused(
+        state,
+        {"type": "make_offer", "seat": SHERIFF, "to": 1, "terms": terms(gold=9, passes=[1])},
+        "insufficient_gold",
+    )
+    # Gold spent in another deal cannot be paid again.
+    state, first = offer(state, 1, SHERIFF, gold=5, passes=[1])
+    state, second = offer(state, 1, SHERIFF, gold=5, inspects=[2])
+    state = accept(state, SHERIFF, second)
+    refused(
+        state,
+        {"type": "accept_offer", "seat": SHERIFF, "offer": first, "revision": 1},
+        "insufficient_gold",
+    )
+
+
+def test_R40_hand_cards_cannot_be_offered():
+    """2nd ed, Inspection: 'IMPORTANT: You cannot offer any of the cards in your hand ... as
+    part of a bribe!'"""
+    state = to_inspection(start(), {1: (["cheese"], "cheese"), 2: (["bread"], "bread")})
+    state = rig(state, "hand:1", ["apples", "chicken"])
+    hand_card = state.hand(1)[0]
+    refused(
+        state,
+        {
+            "type": "make_offer",
+            "seat": 1,
+            "to": SHERIFF,
+            "terms": terms(stand_goods=[hand_card], passes=[1]),
+        },
+        "hand_cards_not_offerable",
+    )
+
+
+# --- refusals with stable codes ----------------------------------------------------------
+
+
+def test_R41_setting_aside_six_cards_is_refused():
+    """2nd ed, Market: 'you may set aside up to 5 cards from your hand'."""
+    second = start()
+    refused(
+        second,
+        {"type": "set_aside", "seat": 1, "cards": list(second.hand(1))},
+        "too_many_set_aside",
+    )
+    first = start(edition=1)
+    refused(
+        first,
+        {"type": "market_turn", "seat": 1, "cards": list(first.hand(1)), "pile": 0},
+        "too_many_set_aside",
+    )
+
+
+def test_R42_discard_pile_draw_after_deck_draw_is_refused():
+    """1st ed, Market: 'You cannot take some cards from the draw pile, and then decide to take
+    cards from the discard piles.'"""
+    state = start(edition=1)
+    aside = state.hand(1)[:2]
+    command = {"type": "market_turn", "seat": 1, "cards": aside, "pile": 0}
+    refused(state, {**command, "draws": ["deck", "discard:0"]}, "discard_after_deck")
+    refused(state, {**command, "draws": ["discard:1", "deck", "discard:0"]}, "draw_count_mismatch")
+    state, _ = apply(state, {**command, "draws": ["discard:1", "deck"]})
+    assert len(state.hand(1)) == 6
+
+
+def test_R43_wrong_phase_wrong_player_and_foreign_cards_are_refused():
+    """2nd ed, Market to Inspection: the Sheriff does not play the market; bags are loaded from
+    your own hand; only the Sheriff decides bags. Each refusal has a stable code."""
+    market = start()
+    refused(
+        market,
+        {
+            "type": "load_bag",
+            "seat": 1,
+            "cards": market.hand(1)[:1],
+            "declared": "apples",
+            "count": 1,
+        },
+        "wrong_phase",
+    )
+    refused(market, {"type": "set_aside", "seat": SHERIFF, "cards": []}, "not_a_merchant")
+    refused(
+        market, {"type": "set_aside", "seat": 1, "cards": market.hand(2)[:1]}, "card_not_in_hand"
+    )
+    refused(market, {"type": "pass_bag", "seat": SHERIFF, "bag": 1}, "wrong_phase")
+    refused(market, {"type": "market_turn", "seat": 1, "cards": []}, "wrong_phase")
+    turn = start(edition=1)
+    refused(turn, {"type": "market_turn", "seat": 2, "cards": []}, "not_your_turn")
+    loading = to_load_phase(start())
+    refused(
+        loading,
+        {
+            "type": "load_bag",
+            "seat": 1,
+            "cards": loading.hand(2)[:1],
+            "declared": "apples",
+            "count": 1,
+        },
+        "card_not_in_hand",
+    )
+    refused(
+        loading,
+        {
+            "type": "load_bag",
+            "seat": SHERIFF,
+            "cards": loading.hand(0)[:1],
+            "declared": "apples",
+            "count": 1,
+        },
+        "not_a_merchant",
+    )
+    loading = load(loading, 1, [loading.type_of(loading.hand(1)[0])], "apples")
+    refused(
+        loading,
+        {
+            "type": "load_bag",
+            "seat": 1,
+            "cards": loading.hand(1)[:1],
+            "declared": "apples",
+            "count": 1,
+        },
+        "already_submitted",
+    )
+    inspecting = to_inspection(start(), {})
+    refused(inspecting, {"type": "pass_bag", "seat": 1, "bag": 2}, "not_sheriff")
+    refused(inspecting, {"type": "inspect_bag", "seat": 2, "bag": 1}, "not_sheriff")
+    refused(
+        inspecting,
+        {"type": "make_offer", "seat": 1, "to": 2, "terms": terms(gold=1, passes=[1])},
+        "bad_counterparty",
+    )
+    refused(inspecting, {"type": "set_aside", "seat": 1, "cards": []}, "wrong_phase")
+
+
+# --- missed moves -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R44_market_default_sets_nothing_aside(edition):
+    """Decisions: 'Missed moves ... Market: set nothing aside.'"""
+    state = start(edition=edition)
+    hands = [sorted(state.hand(s)) for s in range(4)]
+    state, events = do_events(state, "timeout")
+    assert [sorted(state.hand(s)) for s in range(4)] == hands
+    [timed_out] = events_of(events, "timed_out")
+    if edition == 2:
+        assert timed_out["seats"] == [1, 2, 3] and state.phase.kind == "load"
+    else:
+        assert timed_out["seats"] == [1]
+        assert (state.phase.kind, state.phase.seat) == ("market_turn", 2)
+
+
+@pytest.mark.parametrize(
+    ("hand", "bag", "declared"),
+    [
+        (
+            ["chicken", "chicken", "cheese", "cheese", "apples", "pepper"],
+            ["chicken"] * 2,
+            "chicken",
+        ),
+        (["apples", "apples", "apples", "cheese", "cheese", "pepper"], ["apples"] * 3, "apples"),
+        (["apples"] * 6, ["apples"] * 5, "apples"),
+        (
+            ["pepper", "mead", "green_apples", "silk", "crossbow", "mead"],
+            ["green_apples"],
+            "apples",
+        ),
+    ],
+)
+def test_R45_load_default(hand, bag, declared):
+    """Decisions: 'the legal type the player holds most of (ties: higher value), up to 5 of it,
+    declared truthfully; with no legal card, the single lowest-penalty card, declared as
+    Apples.'"""
+    state = to_load_phase(start(royal_goods=True))
+    state = rig(state, "hand:1", hand)
+    [command] = [c for c in default_commands(state) if c["seat"] == 1]
+    assert (command["declared"], command["count"]) == (declared, len(bag))
+    state = do(state, "timeout")
+    assert types_in(state, "bag:1") == sorted(bag)
+    assert state.phase.declarations[1] == {"declared": declared, "count": len(bag)}
+
+
+def test_R46_inspection_timeout_passes_undecided_bags_and_lapses_offers():
+    """2nd ed, Inspection Time Limit: 'any Merchants he has not inspected must be allowed to
+    pass without bribing him.' Decisions: 'open offers lapse; deals already made stand.'"""
+    state = to_inspection(
+        start(),
+        {
+            1: (["cheese", "silk"], "cheese"),
+            2: (["bread", "bread"], "bread"),
+            3: (["apples", "mead"], "apples"),
+        },
+    )
+    state, deal = offer(state, 1, SHERIFF, gold=5, passes=[1])
+    state = accept(state, SHERIFF, deal)
+    state, pending = offer(state, 2, SHERIFF, gold=7, passes=[2])
+
+    state, events = do_events(state, "timeout")
+
+    [lapsed] = events_of(events, "offers_lapsed")
+    assert (lapsed["offers"], lapsed["reason"]) == ([pending], "deadline")
+    assert [(e["seat"], e["deal"]) for e in events_of(events, "bag_passed")] == [
+        (2, None),
+        (3, None),
+    ]
+    assert state.gold == [55, 45, 50, 50]
+    assert types_in(state, "stand:2") == ["bread", "bread"]
+    assert types_in(state, "stand:3") == ["apples", "mead"]
+    assert (state.round, state.sheriff, state.phase.kind) == (2, 1, "market")
+
+
+# --- regressions: known mistakes of other implementations -----------------------------------
+
+
+def test_R47_regression_no_queen_paid_on_a_king_tie():
+    """2nd ed, King and Queen Bonus: on a King tie 'Do not pay out bonuses for second place.'"""
+    sheets = score_sheets([0, 0, 0], [["chicken"] * 3, ["chicken"] * 3, ["chicken"] * 2])
+    assert sheets[2]["bonuses"] == []
+    assert sheets[2]["total"] == 8
+
+
+def test_R48_regression_king_tie_shares_king_plus_queen_not_king_alone():
+    """2nd ed, King and Queen Bonus: 'add the King and Queen bonuses together and divide the
+    total'."""
+    sheets = score_sheets([0, 0], [["apples"], ["apples"]])
+    assert [s["total"] for s in sheets] == [2 + 15, 2 + 15]
+
+
+def test_R49_regression_nobody_is_king_of_bread_in_three_player_game():
+    """Decisions: 'Nobody with zero of a type is King or Queen of it.' (3 players: no Bread in
+    the deck at all.)"""
+    state, _ = play_out(start(players=3))
+    for sheet in state.phase.scores:
+        assert all(b["type"] != "bread" for b in sheet["bonuses"])
+        assert sheet["counts"]["bread"] == 0
+
+
+def test_R50_regression_sheriff_does_not_pay_for_truthful_cards_of_a_lying_bag():
+    """2nd ed, If The Sheriff Inspects: only 'If you were telling the truth and your bag has
+    exactly what you declared' does the Sheriff pay; a lying bag's truthful goods just go to the
+    stand."""
+    state = to_inspection(
+        start(),
+        {
+            1: (["apples", "apples", "pepper"], "apples"),
+            2: (["bread"], "bread"),
+            3: (["cheese"], "cheese"),
+        },
+    )
+    state, events = do_events(state, "inspect_bag", seat=SHERIFF, bag=1)
+    assert state.gold[SHERIFF] == 54 and state.gold[1] == 46
+    assert types_in(state, "stand:1") == ["apples", "apples"]
+    assert [e["from"] for e in events_of(events, "gold_transferred")] == [1]
+    [inspected] = events_of(events, "bag_inspected")
+    assert inspected["honest"] is False
+
+
+@pytest.mark.parametrize(
+    "royal",
+    [
+        "green_apples",
+        "golden_apples",
+        "gouda_cheese",
+        "bleu_cheese",
+        "rye_bread",
+        "pumpernickel_bread",
+        "royal_rooster",
+    ],
+)
+def test_R51_regression_royal_goods_are_never_declarable(royal):
+    """2nd ed, Royal Goods: 'all Goods marked with the Royal Goods icon are considered
+    Contraband!'; 'You cannot declare Contraband'."""
+    state = to_load_phase(start(royal_goods=True))
+    state = rig(state, "hand:1", ["apples"])
+    refused(
+        state,
+        {"type": "load_bag", "seat": 1, "cards": state.hand(1), "declared": royal, "count": 1},
+        "declared_not_legal",
+    )
+
+
+def test_R52_regression_royal_good_in_a_bag_declared_as_its_legal_type_is_a_lie():
+    """1st ed, Royal Goods: 'If your bag is inspected, they are always confiscated and you must
+    pay the indicated fine.'"""
+    state = to_inspection(
+        start(royal_goods=True),
+        {
+            1: (["cheese", "gouda_cheese"], "cheese"),
+            2: (["bread"], "bread"),
+            3: (["apples"], "apples"),
+        },
+    )
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)
+    assert types_in(state, "stand:1") == ["cheese"]
+    assert types_in(state, "discard:0") == ["gouda_cheese"]
+    assert state.gold[SHERIFF] == 54 and state.gold[1] == 46
+
+
+def test_R53_refused_commands_never_touch_the_state():
+    """Architecture: 'either raises an error with a stable code (state untouched)'; the returned
+    state is a new object even when the command is accepted."""
+    state = start()
+    before = state.hash()
+    new, _ = apply(state, {"type": "set_aside", "seat": 1, "cards": state.hand(1)[:1]})
+    assert state.hash() == before and new.hash() != before
+    refused(state, {"type": "no_such_move"}, "unknown_command")
+    refused(state, {"type": "set_aside", "seat": 9, "cards": []}, "bad_command")
+    refused(
+        state,
+        {"type": "set_aside", "seat": 1, "cards": [state.hand(1)[0]] * 2},
+        "duplicate_cards",
+    )
+
+
+def test_R54_sheriff_cannot_unmask_face_down_contraband_by_naming_it():
+    """2nd ed, If The Sheriff Lets You Pass: 'All Contraband is kept secret! You must reveal the
+    number of Contraband cards ..., but not their type.' Architecture: 'Never expose the
+    identity of a card the viewer cannot see.' A Sheriff's demand naming Marion's face-down card
+    is refused."""
+    state = to_inspection(
+        start(),
+        {
+            1: (["apples"], "apples"),
+            2: (["cheese", "pepper"], "cheese"),
+            3: (["chicken"], "chicken"),
+        },
+    )
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    [pepper] = ids_of(state, "stand:2", ["pepper"])
+    demand = {"type": "make_offer", "seat": SHERIFF, "to": 2}
+    # Refused with the same code as a random id, so naming ids cannot probe the stand either.
+    refused(
+        state, {**demand, "terms": terms(stand_goods=[pepper], passes=[3])}, "card_not_on_stand"
+    )
+    deck_card = state.zones["deck"][0]
+    refused(
+        state, {**demand, "terms": terms(stand_goods=[deck_card], passes=[3])}, "card_not_on_stand"
+    )
+    for viewer in (None, 0, 1, 3):
+        assert pepper not in ids_in_view(view_for(state, viewer))
