@@ -1,0 +1,77 @@
+"""Signed links: one per seat, carrying the seat and its link version.
+
+Rotating a seat's ``link_version`` revokes every link sent before. Links stop
+working some days after the game ends (LINK_VALID_DAYS_AFTER_END).
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game, Seat
+
+SEAT_LINK_SALT = "sheriff_pbem.links.seat"
+
+
+class LinkError(Exception):
+    """A link that cannot be honoured. ``status`` is the HTTP status to answer."""
+
+    def __init__(self, status: int, title: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.title = title
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    seat: Seat
+
+    @property
+    def game(self) -> Game:
+        return self.seat.game
+
+
+def make_token(seat: Seat) -> str:
+    return signing.dumps(
+        {"g": seat.game_id, "s": seat.pk, "v": seat.link_version}, salt=SEAT_LINK_SALT
+    )
+
+
+def seat_url(seat: Seat) -> str:
+    return settings.SITE_URL + reverse("games:seat", args=[make_token(seat)])
+
+
+def resolve(token: str) -> Seat:
+    """The seat a token stands for, or LinkError. Never says which seat or game
+    a bad token might have named."""
+    try:
+        data = signing.loads(token, salt=SEAT_LINK_SALT)
+        game_id, seat_id, version = int(data["g"]), int(data["s"]), int(data["v"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise LinkError(
+            403, "This link is not valid", "Please use the latest link from your email."
+        ) from None
+    seat = Seat.objects.select_related("game").filter(pk=seat_id, game_id=game_id).first()
+    if seat is None:
+        raise LinkError(
+            403, "This link is not valid", "Please use the latest link from your email."
+        )
+    if version != seat.link_version:
+        raise LinkError(
+            410,
+            "This link has been replaced",
+            "A newer link was sent for this seat. Please use the most recent email.",
+        )
+    game = seat.game
+    if game.status == Game.Status.CANCELLED:
+        raise LinkError(410, "This game was cancelled", "The organizer cancelled this game.")
+    if game.finished_at is not None:
+        valid_until = game.finished_at + timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
+        if timezone.now() > valid_until:
+            raise LinkError(410, "This game is over", "Links stop working some days after the end.")
+    return seat

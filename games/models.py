@@ -1,0 +1,157 @@
+"""Games, seats, the append-only event log, submissions and the email outbox.
+
+Game state changes only through ``games.services``; the admin is read-mostly.
+"""
+
+import secrets
+
+from django.db import models
+
+from games.engine import GameConfig, State
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    name = models.CharField(max_length=100)
+    config = models.JSONField(help_text="The engine configuration (edition, players, options).")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    state = models.JSONField(editable=False, help_text="Snapshot of the engine state.")
+    version = models.PositiveIntegerField(default=0, editable=False)
+    seed_sha256 = models.CharField(max_length=64, editable=False)
+    organizer_email = models.EmailField(blank=True)
+    # Threads every email of a game into one conversation in the players' mail apps.
+    thread_token = models.CharField(max_length=32, default=secrets.token_hex, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the current phase's deadline falls (UTC); none until deadlines are configured.
+    phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def engine_config(self) -> GameConfig:
+        return GameConfig.from_dict(self.config)
+
+    def engine_state(self) -> State:
+        return State.from_dict(self.state)
+
+    @property
+    def subject(self) -> str:
+        """One constant subject per game, so mail apps keep one conversation."""
+        return f"Sheriff of Nottingham: {self.name}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(help_text="Engine seat number, clockwise from 0.")
+    name = models.CharField(max_length=60)
+    email = models.EmailField()
+    timezone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(max_length=8, default="en")
+    # Bumping the version revokes every link sent before.
+    link_version = models.PositiveIntegerField(default=1)
+    # The last event this seat's emails have told it about ("what just happened").
+    notified_seq = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="unique_seat_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.index})"
+
+
+class GameEvent(models.Model):
+    """The engine's events, append-only; replaying them rebuilds the state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class Submission(models.Model):
+    """Every command a seat sent, keyed by the form's one-time key: a double
+    submit or a retried request finds its first result here and changes nothing."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="submissions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True)
+    key = models.CharField(max_length=64)
+    command = models.JSONField()
+    accepted = models.BooleanField()
+    error_code = models.CharField(max_length=40, blank=True)
+    error_message = models.CharField(max_length=300, blank=True)
+    version_after = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "key"], name="unique_submission_key"),
+        ]
+
+
+class OutboxEmail(models.Model):
+    """An email owed, recorded in the same transaction as the move that caused
+    it. ``key`` (seat and cause) is unique, so a cause never yields two emails."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
+    seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
+    key = models.CharField(max_length=120, unique=True)
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField()
+    headers = models.JSONField(default=dict)
+    attachments = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    provider_message_id = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.to} ({self.status})"
+
+
+class DevMail(models.Model):
+    """Messages caught by the development mailbox backend (never used in production)."""
+
+    to = models.TextField()
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]

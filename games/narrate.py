@@ -1,0 +1,218 @@
+"""Plain-English lines for the game log, from events as one seat may know them.
+
+Input is always a *projected* event (``engine.project_event``), so a line can
+only ever say what that seat is allowed to know.
+"""
+
+from games.engine import CARD_TYPES
+
+REASONS = {
+    "bribe": "as agreed in a deal",
+    "fine": "for the fine",
+    "honest_penalty": "for inspecting an honest bag",
+}
+
+
+def goods(types: list) -> str:
+    """['cheese', 'cheese', 'silk'] -> '2 Cheese, 1 Silk'."""
+    counts: dict[str, int] = {}
+    for name in types:
+        counts[name] = counts.get(name, 0) + 1
+    order = list(CARD_TYPES)
+    return ", ".join(
+        f"{n} {CARD_TYPES[name].label}"
+        for name, n in sorted(counts.items(), key=lambda kv: order.index(kv[0]))
+    )
+
+
+def label(card_type: str) -> str:
+    return CARD_TYPES[card_type].label
+
+
+class Narrator:
+    def __init__(self, names: list, viewer: int | None):
+        self.names = names
+        self.viewer = viewer
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.viewer else self.names[seat]
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.viewer else f"{self.names[seat]}'s"
+
+    def zone_owner(self, zone: str) -> int | None:
+        """The seat a zone belongs to ('hand:2' -> 2); None for deck and discard piles."""
+        kind, _, owner = zone.partition(":")
+        return int(owner) if owner.isdigit() and kind != "discard" else None
+
+    def to_whom(self, seat: int) -> str:
+        return "you" if seat == self.viewer else self.names[seat]
+
+    def line(self, event: dict) -> str | None:
+        handler = getattr(self, "_" + event["type"], None)
+        return handler(event) if handler else None
+
+    def lines(self, events: list) -> list:
+        return [text for text in (self.line(e) for e in events) if text]
+
+    # --- one method per event type ------------------------------------------------
+    def _game_started(self, e):
+        return (
+            f"The game begins: edition {e['config']['edition']}, "
+            f"{e['config']['players']} players, {e['starting_gold']} gold each. "
+            f"Deck commitment (SHA-256 of the secret seed): {e['seed_sha256']}"
+        )
+
+    def _round_started(self, e):
+        return f"Round {e['round']} begins. {self.names[e['sheriff']]} is the Sheriff."
+
+    def _phase_started(self, e):
+        if e["phase"] == "inspection":
+            said = [
+                f"{self.who(seat)}: {d['count']} {label(d['declared'])}"
+                for seat, d in enumerate(e["declarations"])
+                if d
+            ]
+            return "Bags are on the table. Declarations — " + "; ".join(said) + "."
+        if e["phase"] == "market_turn":
+            return f"Market: {self.whose(e['seat'])} turn."
+        return {
+            "market": "Market: merchants choose cards to set aside.",
+            "load": "Merchants load their bags and declare.",
+        }.get(e["phase"])
+
+    def _set_aside_submitted(self, e):
+        if e.get("cards") is not None:
+            return f"You chose to set aside {len(e['cards'])} card(s)."
+        return f"{self.names[e['seat']]} has made their market choice."
+
+    def _market_turn_taken(self, e):
+        parts = [f"{self.who(e['seat'])} set aside {e['set_aside']} card(s)"]
+        if e["discard_draws"]:
+            parts.append(f"took {len(e['discard_draws'])} from the discard piles")
+        if e["deck_draws"]:
+            parts.append(f"drew {e['deck_draws']} from the deck")
+        if e["pile"] is not None:
+            parts.append(f"discarded onto pile {e['pile'] + 1}")
+        return ", ".join(parts) + "."
+
+    def _bag_loaded(self, e):
+        if "declared" in e:
+            return f"You closed your bag: {e['count']} {label(e['declared'])} declared."
+        return f"{self.names[e['seat']]} closed their bag."
+
+    def _cards_moved(self, e):
+        seen, hidden = [c["type"] for c in e["cards"]], e["hidden"]
+        src = self.zone_owner(e["from"])
+        dst = self.zone_owner(e["to"])
+        what = goods(seen) if seen else ""
+        if hidden:
+            extra = f"{hidden} card(s)" if not seen else f"{hidden} more card(s)"
+            what = f"{what} and {extra}" if what else extra
+        reason = e["reason"]
+        if reason in ("market_draw", "refill", "deal") and dst is not None:
+            verb = "were dealt" if reason == "deal" else "drew"
+            return f"{self.who(dst)} {verb} {what}" + (
+                " from the deck." if reason != "deal" else "."
+            )
+        if reason == "discard_draw":
+            return f"{self.who(dst)} took {what} from discard pile {int(e['from'][-1]) + 1}."
+        if reason == "set_aside" and seen:
+            return f"{self.who(src)} set aside {what}."
+        if reason == "discard":
+            return f"Discarded onto pile {int(e['to'][-1]) + 1}: {what}."
+        if reason == "passed":
+            legal, secret = goods(seen) or "no legal goods", hidden
+            tail = f" and {secret} contraband card(s) face down" if secret else ""
+            if dst == self.viewer and not hidden:
+                return f"Your goods go to your stand: {legal}."
+            return f"{self.whose(dst).capitalize()} stand receives {legal}{tail}."
+        if reason == "inspected":
+            return f"{self.whose(dst).capitalize()} stand receives {what}."
+        if reason == "confiscated":
+            return f"Confiscated onto the discard pile: {what}."
+        if reason in REASONS and src is not None and dst is not None:
+            return f"{self.who(src)} handed {what} to {self.to_whom(dst)} {REASONS[reason]}."
+        if reason == "reshuffle":
+            count = len(e["cards"]) + hidden
+            return f"The deck ran out: {count} discarded cards are shuffled into a new deck."
+        if reason == "removed":
+            return f"{hidden + len(seen)} cards were removed from the game unseen."
+        return None
+
+    def _gold_transferred(self, e):
+        why = f" {REASONS[e['reason']]}" if e["reason"] in REASONS else ""
+        return f"{self.who(e['from'])} paid {self.to_whom(e['to'])} {e['amount']} gold{why}."
+
+    def _offer_text(self, offer_or_terms) -> str:
+        terms = offer_or_terms
+        gives = []
+        if terms["gold"]:
+            gives.append(f"{terms['gold']} gold")
+        if terms["stand_goods"]:
+            gives.append(goods([c["type"] for c in terms["stand_goods"]]) + " from the stand")
+        if terms["bag_goods"]:
+            gives.append(
+                goods([t for t, n in terms["bag_goods"].items() for _ in range(n)])
+                + " from the bag"
+            )
+        if terms["promise"]:
+            gives.append(f"a promise: “{terms['promise']}”")
+        wants = [
+            f"{'let' if a['action'] == 'pass' else 'inspect'} {self.whose(a['bag'])} bag"
+            + (" pass" if a["action"] == "pass" else "")
+            for a in terms["sheriff"]
+        ]
+        return f"{' + '.join(gives) or 'nothing'} if the Sheriff will {' and '.join(wants)}"
+
+    def _offer_made(self, e):
+        o = e["offer"]
+        kind = "demands" if o["proposer"] != o["payer"] else "offers"
+        return (
+            f"Offer #{o['id']}: {self.who(o['proposer'])} {kind} — {self._offer_text(o['terms'])}."
+        )
+
+    def _offer_revised(self, e):
+        terms = self._offer_text(e["terms"])
+        return f"Offer #{e['offer']} revised (revision {e['revision']}): {terms}."
+
+    def _offer_withdrawn(self, e):
+        return f"Offer #{', #'.join(map(str, e['offers']))} withdrawn."
+
+    def _offers_lapsed(self, e):
+        return f"Offer #{', #'.join(map(str, e['offers']))} lapsed."
+
+    def _deal_made(self, e):
+        return f"Deal! Offer #{e['offer']} (revision {e['revision']}) was accepted."
+
+    def _bag_passed(self, e):
+        deal = f" (deal #{e['deal']})" if e["deal"] else ""
+        return f"The Sheriff lets {self.whose(e['seat'])} bag pass{deal}."
+
+    def _bag_inspected(self, e):
+        found = goods(e["contents"])
+        verdict = "honest" if e["honest"] else f"lying (declared {label(e['declared'])})"
+        return f"The Sheriff inspects {self.whose(e['seat'])} bag: {found} — {verdict}."
+
+    def _debt_settled(self, e):
+        if not e["goods_value"] and not e["forgiven"]:
+            return None
+        text = f"{self.who(e['debtor'])} owed {e['amount']} gold: paid {e['gold']} gold"
+        if e["goods_value"]:
+            text += f" and goods worth {e['goods_value']}"
+        if e["forgiven"]:
+            text += f"; the remaining {e['forgiven']} is forgiven"
+        return text + "."
+
+    def _timed_out(self, e):
+        who = ", ".join(self.names[s] if s != self.viewer else "you" for s in e["seats"])
+        return f"Time ran out for {who}: the default move was made (timed out)."
+
+    def _round_ended(self, e):
+        return f"Round {e['round']} is over."
+
+    def _game_ended(self, e):
+        winners = [self.names[s["seat"]] for s in e["scores"] if s["winner"]]
+        return (
+            f"The game is over. Winner: {' and '.join(winners)}. Secret seed revealed: {e['seed']}"
+        )

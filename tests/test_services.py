@@ -1,0 +1,126 @@
+"""Services: one transaction per move, idempotent submissions, the outbox."""
+
+import pytest
+from django.core import mail
+
+from games import outbox, services
+from games.engine import view_for
+from games.models import Game, GameEvent, OutboxEmail, Submission
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid", "Dee")]
+SEED = "ab" * 32
+
+
+def new_game(**config):
+    return services.create_game(
+        name="Test", players=PLAYERS, config={"edition": 2, **config}, seed=SEED
+    )
+
+
+def seat(game, index):
+    return game.seats.get(index=index)
+
+
+def test_creating_a_game_stores_events_snapshot_and_owes_each_merchant_an_email():
+    game = new_game()
+    state = game.engine_state()
+    assert game.version == state.seq == GameEvent.objects.filter(game=game).count()
+    keys = sorted(OutboxEmail.objects.values_list("to", flat=True))
+    assert keys == ["ben@example.org", "cid@example.org", "dee@example.org"]  # Ann is Sheriff
+
+
+def test_an_accepted_move_advances_the_version_and_appends_events():
+    game = new_game()
+    outcome = services.submit(
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="k1"
+    )
+    game.refresh_from_db()
+    assert outcome.accepted and outcome.version == game.version
+    assert GameEvent.objects.filter(game=game).count() == game.version
+
+
+def test_the_same_submission_twice_has_one_effect():
+    game = new_game()
+    first = services.submit(
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="same"
+    )
+    version = Game.objects.get(pk=game.pk).version
+    again = services.submit(
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="same"
+    )
+    assert first.accepted and again.accepted and again.repeated
+    assert Game.objects.get(pk=game.pk).version == version
+    assert Submission.objects.filter(game=game).count() == 1
+
+
+def test_a_stale_page_is_refused_and_changes_nothing():
+    game = new_game()
+    before = Game.objects.get(pk=game.pk).state
+    outcome = services.submit(
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version - 1, key="old"
+    )
+    assert not outcome.accepted and outcome.code == "stale_page"
+    assert Game.objects.get(pk=game.pk).state == before
+
+
+def test_an_engine_error_is_reported_and_changes_nothing():
+    game = new_game()
+    before = Game.objects.get(pk=game.pk).version
+    outcome = services.submit(
+        seat(game, 0), {"type": "set_aside", "cards": []}, version=game.version, key="sheriff"
+    )
+    assert (outcome.accepted, outcome.code) == (False, "not_a_merchant")
+    assert Game.objects.get(pk=game.pk).version == before
+
+
+def test_the_seat_comes_from_the_link_not_the_command():
+    game = new_game()
+    hand_of_ben = [c["id"] for c in view_for(game.engine_state(), 1)["me"]["hand"]][:1]
+    outcome = services.submit(
+        seat(game, 2),
+        {"type": "set_aside", "seat": 1, "cards": hand_of_ben},
+        version=game.version,
+        key="spoof",
+    )
+    assert outcome.code == "card_not_in_hand"
+
+
+def test_advance_is_compare_and_set_on_the_version():
+    game = new_game()
+    assert services.advance(game.pk, expected_version=game.version)
+    assert not services.advance(game.pk, expected_version=game.version)  # a duplicate task
+    state = Game.objects.get(pk=game.pk).engine_state()
+    assert state.phase.kind == "load"
+
+
+def test_outbox_sends_once_and_never_twice():
+    game = new_game()
+    pks = list(OutboxEmail.objects.filter(game=game).values_list("pk", flat=True))
+    assert [outbox.deliver(pk) for pk in pks] == ["sent"] * 3
+    assert [outbox.deliver(pk) for pk in pks] == ["not pending"] * 3
+    assert len(mail.outbox) == 3
+    assert {m.to[0] for m in mail.outbox} == {
+        "ben@example.org",
+        "cid@example.org",
+        "dee@example.org",
+    }
+
+
+def test_a_failed_send_is_retried_with_backoff_then_marked_failed(settings, monkeypatch):
+    settings.OUTBOX_MAX_ATTEMPTS = 2
+    game = new_game()
+    email = OutboxEmail.objects.filter(game=game).first()
+
+    def broken(self, *args, **kwargs):
+        raise ConnectionError("smtp down")
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
+    assert outbox.deliver(email.pk) == "failed"
+    email.refresh_from_db()
+    assert email.status == "pending" and email.next_attempt_at and "smtp down" in email.last_error
+    assert outbox.deliver(email.pk) == "not due"
+    assert outbox.deliver(email.pk, now=email.next_attempt_at) == "failed"
+    email.refresh_from_db()
+    assert email.status == "failed" and email.attempts == 2
