@@ -24,7 +24,7 @@ class Game(models.Model):
     seed_sha256 = models.CharField(max_length=64, editable=False)
     organizer_email = models.EmailField(blank=True)
     # Threads every email of a game into one conversation in the players' mail apps.
-    thread_token = models.CharField(max_length=32, default=secrets.token_hex, editable=False)
+    thread_token = models.CharField(max_length=64, default=secrets.token_hex, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)

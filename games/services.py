@@ -124,8 +124,10 @@ def _commit_state(game: Game, state, events: list) -> None:
 
 
 def submit(seat: Seat, command: dict, *, version: int, key: str) -> Outcome:
-    """Apply a seat's command. ``version`` is the state version the page showed;
-    ``key`` is the form's one-time key (a repeat returns the first outcome)."""
+    """Apply a seat's command. ``version`` is the phase version the page was
+    rendered for (``view["phase"]["since"]``): moves of other seats within the
+    same phase do not make a page stale, a new phase does. ``key`` is the form's
+    one-time key (a repeat returns the first outcome)."""
     with transaction.atomic():
         game = _locked(seat.game_id)
         earlier = Submission.objects.filter(game=game, key=key).first()
@@ -155,7 +157,8 @@ def submit(seat: Seat, command: dict, *, version: int, key: str) -> Outcome:
 def _apply_for_seat(game: Game, command: dict, version: int) -> Outcome:
     if game.status != Game.Status.ACTIVE:
         return Outcome(False, "game_not_active", "This game is no longer in play.", game.version)
-    if version != game.version:
+    state = game.engine_state()
+    if version != state.phase.since:
         return Outcome(
             False,
             "stale_page",
@@ -163,7 +166,7 @@ def _apply_for_seat(game: Game, command: dict, version: int) -> Outcome:
             game.version,
         )
     try:
-        state, events = engine.apply(game.engine_state(), command)
+        state, events = engine.apply(state, command)
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
     _commit_state(game, state, events)

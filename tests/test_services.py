@@ -23,6 +23,11 @@ def seat(game, index):
     return game.seats.get(index=index)
 
 
+def phase(game) -> int:
+    """The phase version a freshly rendered page carries."""
+    return Game.objects.get(pk=game.pk).engine_state().phase.since
+
+
 def test_creating_a_game_stores_events_snapshot_and_owes_each_merchant_an_email():
     game = new_game()
     state = game.engine_state()
@@ -34,7 +39,7 @@ def test_creating_a_game_stores_events_snapshot_and_owes_each_merchant_an_email(
 def test_an_accepted_move_advances_the_version_and_appends_events():
     game = new_game()
     outcome = services.submit(
-        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="k1"
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="k1"
     )
     game.refresh_from_db()
     assert outcome.accepted and outcome.version == game.version
@@ -44,22 +49,32 @@ def test_an_accepted_move_advances_the_version_and_appends_events():
 def test_the_same_submission_twice_has_one_effect():
     game = new_game()
     first = services.submit(
-        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="same"
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="same"
     )
     version = Game.objects.get(pk=game.pk).version
     again = services.submit(
-        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version, key="same"
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="same"
     )
     assert first.accepted and again.accepted and again.repeated
     assert Game.objects.get(pk=game.pk).version == version
     assert Submission.objects.filter(game=game).count() == 1
 
 
+def test_a_move_by_another_seat_in_the_same_phase_does_not_make_a_page_stale():
+    game = new_game()
+    rendered = phase(game)
+    for index in (1, 2):
+        outcome = services.submit(
+            seat(game, index), {"type": "set_aside", "cards": []}, version=rendered, key=f"k{index}"
+        )
+        assert outcome.accepted
+
+
 def test_a_stale_page_is_refused_and_changes_nothing():
     game = new_game()
     before = Game.objects.get(pk=game.pk).state
     outcome = services.submit(
-        seat(game, 1), {"type": "set_aside", "cards": []}, version=game.version - 1, key="old"
+        seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game) - 1, key="old"
     )
     assert not outcome.accepted and outcome.code == "stale_page"
     assert Game.objects.get(pk=game.pk).state == before
@@ -69,7 +84,7 @@ def test_an_engine_error_is_reported_and_changes_nothing():
     game = new_game()
     before = Game.objects.get(pk=game.pk).version
     outcome = services.submit(
-        seat(game, 0), {"type": "set_aside", "cards": []}, version=game.version, key="sheriff"
+        seat(game, 0), {"type": "set_aside", "cards": []}, version=phase(game), key="sheriff"
     )
     assert (outcome.accepted, outcome.code) == (False, "not_a_merchant")
     assert Game.objects.get(pk=game.pk).version == before
@@ -81,7 +96,7 @@ def test_the_seat_comes_from_the_link_not_the_command():
     outcome = services.submit(
         seat(game, 2),
         {"type": "set_aside", "seat": 1, "cards": hand_of_ben},
-        version=game.version,
+        version=phase(game),
         key="spoof",
     )
     assert outcome.code == "card_not_in_hand"

@@ -103,6 +103,7 @@ def _phase_started(state: State, event: dict) -> None:
         state.phase = Inspection(declarations=list(declarations), decided=decided)
     else:
         raise ValueError(f"unknown phase {phase!r}")
+    state.phase.since = event["seq"]
 
 
 def _set_aside_submitted(state: State, event: dict) -> None:
@@ -174,7 +175,7 @@ def _bag_goods_settled(state: State, event: dict) -> None:
 
 
 def _game_ended(state: State, event: dict) -> None:
-    state.phase = GameOver(scores=event["scores"])
+    state.phase = GameOver(scores=event["scores"], since=event["seq"])
 
 
 def _log_only(state: State, event: dict) -> None:

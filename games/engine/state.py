@@ -27,6 +27,7 @@ class Market:
 
     kind = "market"
     pending: list  # per seat: list of card ids, or None while awaited
+    since: int = 0  # seq of the event that started this phase: pages name it to detect staleness
 
 
 @dataclass
@@ -35,6 +36,7 @@ class MarketTurn:
 
     kind = "market_turn"
     seat: int
+    since: int = 0
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Load:
 
     kind = "load"
     declarations: list  # per seat: {"declared": type, "count": n} or None
+    since: int = 0
 
 
 @dataclass
@@ -55,12 +58,14 @@ class Inspection:
     deals: list = field(default_factory=list)
     owed_bag_goods: list = field(default_factory=list)  # [{"payer", "to", "goods", "deal"}]
     revealed: dict = field(default_factory=dict)  # str(seat) -> card types of an opened bag
+    since: int = 0
 
 
 @dataclass
 class GameOver:
     kind = "game_over"
     scores: list
+    since: int = 0
 
 
 PHASES = {cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, GameOver)}

@@ -130,7 +130,8 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
 
 def _phase_view(state: State) -> dict:
     phase = state.phase
-    view = {"kind": phase.kind, "awaiting": moves.awaiting(state)}
+    # "since" names this phase: a page rendered for an older one is stale.
+    view = {"kind": phase.kind, "since": phase.since, "awaiting": moves.awaiting(state)}
     if phase.kind == "market_turn":
         view["seat"] = phase.seat
     return view
