@@ -1,8 +1,18 @@
 VENV ?= .venv
 PY = $(VENV)/bin/python
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= -n 2
 
-.PHONY: venv lint test simulate
+# `make run`: the development site (see scripts/dev-run.sh).
+DEBUG ?= 1
+PORT ?= 8000
+
+# `make test-services`: the suite against the local PostgreSQL and Redis.
+# pytest-django creates (and drops) its own database test_<name>, so the role
+# needs CREATEDB.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: venv lint test test-services run migrate demo simulate
 
 venv: $(VENV)/.installed
 
@@ -17,6 +27,19 @@ lint: venv
 
 test: venv lint
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-services: venv lint
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REQUIRE_SERVICES=1 \
+		$(PY) -m pytest $(PYTEST_ARGS)
+
+run: venv
+	DEBUG=$(DEBUG) PORT=$(PORT) PY=$(PY) scripts/dev-run.sh
+
+migrate: venv
+	DEBUG=$(DEBUG) $(PY) manage.py migrate
+
+demo: migrate
+	DEBUG=$(DEBUG) $(PY) manage.py demo_game
 
 simulate: venv
 	$(PY) -m games.engine.simulate --games 100 --players 4 --edition 2

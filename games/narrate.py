@@ -83,7 +83,8 @@ class Narrator:
 
     def _set_aside_submitted(self, e):
         if e.get("cards") is not None:
-            return f"You chose to set aside {len(e['cards'])} card(s)."
+            n = len(e["cards"])
+            return f"You chose to set aside {n} card(s)." if n else "You chose to keep your hand."
         return f"{self.names[e['seat']]} has made their market choice."
 
     def _market_turn_taken(self, e):
@@ -111,7 +112,9 @@ class Narrator:
             what = f"{what} and {extra}" if what else extra
         reason = e["reason"]
         if reason in ("market_draw", "refill", "deal") and dst is not None:
-            verb = "were dealt" if reason == "deal" else "drew"
+            verb = (
+                "drew" if reason != "deal" else ("were" if dst == self.viewer else "was") + " dealt"
+            )
             return f"{self.who(dst)} {verb} {what}" + (
                 " from the deck." if reason != "deal" else "."
             )
@@ -167,7 +170,8 @@ class Narrator:
 
     def _offer_made(self, e):
         o = e["offer"]
-        kind = "demands" if o["proposer"] != o["payer"] else "offers"
+        kind = "demand" if o["proposer"] != o["payer"] else "offer"
+        kind = kind if o["proposer"] == self.viewer else kind + "s"
         return (
             f"Offer #{o['id']}: {self.who(o['proposer'])} {kind} — {self._offer_text(o['terms'])}."
         )

@@ -1,0 +1,226 @@
+"""Turn a seat page's POST into one engine command.
+
+The page's forms are plain HTML (no JavaScript). Every form carries ``move``
+(the command type), ``version`` (the phase version the page showed) and
+``key`` (a one-time random key), plus the move's own fields. ``parse_move``
+checks the shape of the input and builds the command dict; the engine checks
+the rules. A ``seat`` field in the POST is never read: the service sets the
+seat from the signed link.
+"""
+
+from dataclasses import dataclass
+
+from django.http import QueryDict
+
+from games.engine import CARD_TYPES, LEGAL_TYPES
+
+MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
+MAX_NUMBER = 10**6
+MAX_CARDS = 20
+MAX_PROMISE = 500
+
+MOVES = (
+    "set_aside",
+    "market_turn",
+    "load_bag",
+    "make_offer",
+    "revise_offer",
+    "withdraw_offer",
+    "accept_offer",
+    "pass_bag",
+    "inspect_bag",
+)
+
+
+class FormError(Exception):
+    """Malformed input; ``message`` is shown to the player, nothing changes."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Move:
+    command: dict
+    version: int
+    key: str
+
+
+def parse_move(post: QueryDict) -> Move:
+    kind = post.get("move", "")
+    if kind not in MOVES:
+        raise FormError("This form is not one the game knows. Please reload the page.")
+    version = _int(post, "version", what="The page version")
+    key = post.get("key", "").strip()
+    if not key or len(key) > MAX_KEY:
+        raise FormError("This form is incomplete. Please reload the page and try again.")
+    command = {"type": kind, **PARSERS[kind](post)}
+    return Move(command=command, version=version, key=key)
+
+
+# --- field helpers -----------------------------------------------------------------
+
+
+def _int(post, name: str, *, what: str, default: int | None = None) -> int:
+    raw = post.get(name, "")
+    raw = raw.strip() if isinstance(raw, str) else ""
+    if raw == "":
+        if default is None:
+            raise FormError(f"{what} is missing. Please reload the page and try again.")
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise FormError(f"{what} must be a whole number.") from None
+    if not 0 <= value <= MAX_NUMBER:
+        raise FormError(f"{what} must be a whole number, zero or more.")
+    return value
+
+
+def _cards(post, name: str = "cards") -> list:
+    values = post.getlist(name)
+    if len(values) > MAX_CARDS:
+        raise FormError("Too many cards chosen.")
+    try:
+        cards = [int(v) for v in values]
+    except ValueError:
+        raise FormError("A chosen card is not valid. Please reload the page.") from None
+    if len(set(cards)) != len(cards):
+        raise FormError("The same card is chosen twice.")
+    return cards
+
+
+def _pile(post, name: str = "pile") -> dict:
+    """``{"pile": n}`` (0-based, as the engine counts) when the form has a pile
+    choice, else ``{}`` (the engine's default)."""
+    if post.get(name, "").strip() == "":
+        return {}
+    return {"pile": _int(post, name, what="The discard pile")}
+
+
+# --- one parser per move -------------------------------------------------------------
+
+
+def _set_aside(post) -> dict:
+    return {"cards": _cards(post)}
+
+
+def _market_turn(post) -> dict:
+    """Draws: all from pile 1, then all from pile 2, then the deck (the order
+    between piles does not change what you get). ``top``: the set-aside card
+    that ends on top of the pile; the others keep hand order below it."""
+    cards = _cards(post)
+    from_0 = _int(post, "from_pile_0", what="Cards from discard pile 1", default=0)
+    from_1 = _int(post, "from_pile_1", what="Cards from discard pile 2", default=0)
+    if from_0 + from_1 > len(cards):
+        raise FormError(
+            f"You set aside {len(cards)} card(s), so you can take at most that many "
+            "from the discard piles."
+        )
+    draws = ["discard:0"] * from_0 + ["discard:1"] * from_1
+    draws += ["deck"] * (len(cards) - len(draws))
+    command = {"cards": cards, "draws": draws}
+    if not cards:
+        return command
+    pile = _pile(post)
+    if not pile:
+        raise FormError("Choose the discard pile that receives the cards you set aside.")
+    top = post.get("top", "").strip()
+    order = list(cards)
+    if top:
+        try:
+            top_card = int(top)
+        except ValueError:
+            raise FormError("The card to put on top is not valid.") from None
+        if top_card not in cards:
+            raise FormError("The card you put on top must be one of the cards you set aside.")
+        order = [c for c in cards if c != top_card] + [top_card]
+    return {**command, "order": order, **pile}
+
+
+def _load_bag(post) -> dict:
+    cards = _cards(post)
+    declared = post.get("declared", "")
+    if declared not in LEGAL_TYPES:
+        raise FormError("Choose the goods you declare: Apples, Cheese, Bread or Chickens.")
+    return {"cards": cards, "declared": declared, "count": len(cards)}
+
+
+def _terms(post) -> dict:
+    promise = post.get("promise", "").strip()
+    if len(promise) > MAX_PROMISE:
+        raise FormError(f"A promise can be at most {MAX_PROMISE} characters.")
+    bag_goods = {}
+    for name, kind in CARD_TYPES.items():
+        count = _int(post, f"bag_{name}", what=f"{kind.label} from the bag", default=0)
+        if count:
+            bag_goods[name] = count
+    actions = []
+    for field in post:  # document order: the bags in the order the page lists them
+        if not field.startswith("action_"):
+            continue
+        suffix = field.removeprefix("action_")
+        if not suffix.isdigit():
+            raise FormError("A bag in this offer is not valid. Please reload the page.")
+        action = post.get(field, "")
+        if action == "":
+            continue
+        if action not in ("pass", "inspect"):
+            raise FormError("The Sheriff either lets a bag pass or inspects it.")
+        entry = {"bag": int(suffix), "action": action}
+        if action == "inspect":
+            entry.update(_pile(post, f"pile_{suffix}"))
+        actions.append(entry)
+    if not actions:
+        raise FormError(
+            "Say what the Sheriff does in this deal: let at least one bag pass, or inspect it."
+        )
+    return {
+        "gold": _int(post, "gold", what="Gold", default=0),
+        "stand_goods": _cards(post, "stand_goods"),
+        "bag_goods": bag_goods,
+        "promise": promise,
+        "sheriff": actions,
+    }
+
+
+def _make_offer(post) -> dict:
+    return {"to": _int(post, "to", what="The recipient"), "terms": _terms(post)}
+
+
+def _revise_offer(post) -> dict:
+    return {"offer": _int(post, "offer", what="The offer number"), "terms": _terms(post)}
+
+
+def _withdraw_offer(post) -> dict:
+    return {"offer": _int(post, "offer", what="The offer number")}
+
+
+def _accept_offer(post) -> dict:
+    return {
+        "offer": _int(post, "offer", what="The offer number"),
+        "revision": _int(post, "revision", what="The offer revision"),
+        **_pile(post),
+    }
+
+
+def _pass_bag(post) -> dict:
+    return {"bag": _int(post, "bag", what="The bag")}
+
+
+def _inspect_bag(post) -> dict:
+    return {"bag": _int(post, "bag", what="The bag"), **_pile(post)}
+
+
+PARSERS = {
+    "set_aside": _set_aside,
+    "market_turn": _market_turn,
+    "load_bag": _load_bag,
+    "make_offer": _make_offer,
+    "revise_offer": _revise_offer,
+    "withdraw_offer": _withdraw_offer,
+    "accept_offer": _accept_offer,
+    "pass_bag": _pass_bag,
+    "inspect_bag": _inspect_bag,
+}

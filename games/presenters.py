@@ -1,0 +1,559 @@
+"""Presentation helpers for the seat page.
+
+Everything here reads only a seat's view (``engine.view_for``) and its
+projected log, never the raw state, so nothing the seat may not see can reach
+the page. Card ids appear only where the page's own forms need them (the
+viewer's hand, bag-free stand goods it may offer or ask for).
+"""
+
+import hashlib
+import secrets
+from datetime import UTC
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from games import engine
+from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.narrate import Narrator
+
+LOG_LINES = 40
+_ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
+PHASE_TITLES = {
+    "market": "Market",
+    "market_turn": "Market",
+    "load": "Load your bag and declare",
+    "inspection": "Inspection",
+    "game_over": "Game over",
+}
+ACTION_LABELS = {"pass": "let pass", "inspect": "inspect"}
+STATUS_LABELS = {
+    "open": "open",
+    "accepted": "accepted",
+    "withdrawn": "withdrawn",
+    "lapsed": "lapsed",
+}
+
+
+class FormKeys:
+    """One-time keys for the page's forms: a random base per rendering, and a
+    different key for each form (``{{ keys.next }}`` in a template)."""
+
+    def __init__(self):
+        self.base = secrets.token_urlsafe(16)
+        self.count = 0
+
+    @property
+    def next(self) -> str:
+        self.count += 1
+        return f"{self.base}.{self.count}"
+
+
+# --- cards -----------------------------------------------------------------------------
+
+
+def card(face: dict) -> dict:
+    """A card the viewer may see: its id (for forms), label, value and penalty."""
+    kind = CARD_TYPES[face["type"]]
+    return {
+        "id": face["id"],
+        "type": kind.name,
+        "label": kind.label,
+        "kind": kind.kind,
+        "value": kind.value,
+        "penalty": kind.penalty,
+    }
+
+
+def cards(faces: list) -> list:
+    return [card(f) for f in faces]
+
+
+def grouped(types: list) -> list:
+    """Type names -> [{"label", "count", "kind", "value", "penalty"}], card-table order."""
+    counts: dict[str, int] = {}
+    for name in types:
+        counts[name] = counts.get(name, 0) + 1
+    return [
+        {
+            "type": name,
+            "label": CARD_TYPES[name].label,
+            "count": n,
+            "kind": CARD_TYPES[name].kind,
+            "value": CARD_TYPES[name].value,
+            "penalty": CARD_TYPES[name].penalty,
+        }
+        for name, n in sorted(counts.items(), key=lambda kv: _ORDER[kv[0]])
+    ]
+
+
+def goods_text(types: list) -> str:
+    return ", ".join(f"{g['count']} {g['label']}" for g in grouped(types))
+
+
+def label(name: str) -> str:
+    return CARD_TYPES[name].label
+
+
+def declaration_text(declaration: dict | None) -> str:
+    if not declaration:
+        return ""
+    return f"{declaration['count']} {label(declaration['declared'])}"
+
+
+# --- the whole page --------------------------------------------------------------------
+
+
+def merchants(view: dict) -> list:
+    """Merchant seats clockwise from the Sheriff's left."""
+    n = len(view["players"])
+    return [(view["sheriff"] + i) % n for i in range(1, n)]
+
+
+def seat_page(
+    view: dict,
+    names: list,
+    *,
+    game_name: str,
+    log: list,
+    log_all: bool,
+    log_more: bool,
+    deadline: dict | None,
+) -> dict:
+    me = view["me"]["seat"]
+    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
+    ctx = {
+        "game_name": game_name,
+        "names": names,
+        "my_name": names[me],
+        "me": me,
+        "view": view,
+        # The phase the page was rendered for: the service refuses a form from an
+        # older phase as stale (moves of other seats in the same phase are fine).
+        "version": view["phase"].get("since", view["version"]),
+        "first_edition": first_edition,
+        "is_sheriff": view["sheriff"] == me,
+        "sheriff_name": names[view["sheriff"]],
+        "over": view["phase"]["kind"] == "game_over",
+        "phase": phase(view, names),
+        "mine": my_goods(view),
+        "players": table(view, names),
+        "piles": piles(view),
+        "deadline": deadline,
+        "log": log,
+        "log_all": log_all,
+        "log_more": log_more,
+        "keys": FormKeys(),
+    }
+    ctx["moves"] = move_forms(view, names)
+    if "offers" in view:
+        ctx["offers"] = offers(view, names, ctx["moves"])
+        ctx["deals"] = deals(view, names)
+        ctx["opened_bags"] = [
+            {"name": names[seat], "goods": grouped(types)}
+            for seat, types in sorted(view["opened_bags"].items())
+        ]
+    if ctx["over"]:
+        ctx["scores"] = scores(view, names)
+        ctx["seed"] = view["seed"]
+        ctx["seed_check"] = hashlib.sha256(bytes.fromhex(view["seed"])).hexdigest()
+        ctx["seed_ok"] = ctx["seed_check"] == view["seed_sha256"]
+    return ctx
+
+
+def phase(view: dict, names: list) -> dict:
+    kind = view["phase"]["kind"]
+    me = view["me"]["seat"]
+    awaiting = view["phase"]["awaiting"]
+    title = PHASE_TITLES.get(kind, kind)
+    if kind == "market_turn":
+        turn = view["phase"]["seat"]
+        title = "Market — your turn" if turn == me else f"Market — {names[turn]}'s turn"
+    my_turn = me in awaiting
+    if kind == "market":
+        if view["sheriff"] == me:
+            hint = "You are the Sheriff this round. The merchants are choosing cards to trade."
+        elif my_turn:
+            hint = (
+                "Choose up to 5 cards to set aside. You draw as many from the deck; "
+                "everyone sees the cards you set aside."
+            )
+        else:
+            hint = "Your market choice is in. The exchanges happen once every merchant has chosen."
+    elif kind == "market_turn":
+        if my_turn:
+            hint = (
+                "Set aside up to 5 cards and take as many back: first from the top of the "
+                "discard piles if you like, the rest from the deck."
+            )
+        else:
+            hint = "Merchants take their market turns one by one, clockwise from the Sheriff."
+    elif kind == "load":
+        if view["sheriff"] == me:
+            hint = "The merchants are loading their bags. Declarations are revealed together."
+        elif my_turn:
+            hint = (
+                "Put 1 to 5 cards in your bag and declare one kind of legal goods. "
+                "The number declared is the number of cards in the bag — the kind may be a lie."
+            )
+        else:
+            hint = "Your bag is closed. Declarations are revealed when every bag is in."
+    elif kind == "inspection":
+        if view["sheriff"] == me:
+            hint = (
+                "Decide every bag: let it pass or inspect it. You may make demands and accept "
+                "offers first — an accepted deal is carried out at once."
+            )
+        else:
+            hint = (
+                "The Sheriff is deciding the bags. You may make offers to the Sheriff about "
+                "your bag or anyone's. Everything said is public."
+            )
+    else:
+        winners = [s["seat"] for s in view["scores"] if s["winner"]]
+        named = " and ".join("you" if s == me else names[s] for s in winners)
+        hint = f"The game is over. {named[0].upper() + named[1:]} won" + (
+            " — well done!" if me in winners else "."
+        )
+    return {
+        "kind": kind,
+        "title": title,
+        "hint": hint,
+        "my_turn": my_turn,
+        "awaiting": [names[s] if s != me else "you" for s in awaiting],
+    }
+
+
+def my_goods(view: dict) -> dict:
+    me = view["me"]
+    mine = view["players"][me["seat"]]
+    contraband = mine.get("contraband", [])
+    return {
+        "gold": mine["gold"],
+        "hand": cards(me["hand"]),
+        "set_aside": cards(me.get("set_aside", [])),
+        "bag": cards(me["bag"]),
+        "declaration": declaration_text(me.get("declaration")),
+        "bag_status": mine.get("bag_status", ""),
+        "stand": grouped([c["type"] for c in mine["stand"]]),
+        "contraband": grouped([c["type"] for c in contraband]),
+        "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband),
+    }
+
+
+def table(view: dict, names: list) -> list:
+    kind = view["phase"]["kind"]
+    awaiting = set(view["phase"]["awaiting"])
+    rows = []
+    for p in view["players"]:
+        seat = p["seat"]
+        if kind in ("market", "load"):
+            if p["is_sheriff"]:
+                status = ""
+            elif seat in awaiting:
+                status = "to play"
+            else:
+                status = "done" if p.get("acted") else ""
+        elif kind == "market_turn":
+            status = "to play" if seat in awaiting else ""
+        elif kind == "inspection":
+            status = "deciding" if seat in awaiting else ""
+        else:
+            status = ""
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "is_me": seat == view["me"]["seat"],
+                "is_sheriff": p["is_sheriff"],
+                "times_sheriff": p["times_sheriff"],
+                "sheriff_turns": view["rounds"] // len(view["players"]),
+                "gold": p["gold"],
+                "hand_size": p["hand_size"],
+                "stand": grouped([c["type"] for c in p["stand"]]),
+                "contraband_count": p["contraband_count"],
+                "declaration": declaration_text(p.get("declaration")),
+                "bag_status": p.get("bag_status", ""),
+                "status": status,
+            }
+        )
+    return rows
+
+
+def piles(view: dict) -> dict:
+    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
+    result = []
+    for index, pile in enumerate(view["discard_piles"]):
+        result.append(
+            {
+                "index": index,
+                "number": index + 1,
+                "size": len(pile),
+                "top": card(pile[-1]) if pile else None,
+                # 1st edition: players draw from these piles, so show them whole (top last).
+                "cards": cards(pile) if first_edition else [],
+            }
+        )
+    return {"deck_size": view["deck_size"], "removed": view["removed_count"], "discard": result}
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+def move_forms(view: dict, names: list) -> dict:
+    """Form contexts for exactly the moves in view["my_moves"], by move type."""
+    me = view["me"]["seat"]
+    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
+    hand = cards(view["me"]["hand"])
+    forms: dict = {}
+    for move in view["my_moves"]["moves"]:
+        kind = move["type"]
+        if kind == "set_aside":
+            forms[kind] = {"max_cards": move["max_cards"], "hand": hand}
+        elif kind == "market_turn":
+            forms[kind] = {
+                "max_cards": move["max_cards"],
+                "hand": hand,
+                "piles": [
+                    {
+                        "index": index,
+                        "number": index + 1,
+                        "size": len(pile),
+                        "cards": cards(pile),
+                        "max": min(len(pile), move["max_cards"]),
+                    }
+                    for index, pile in enumerate(view["discard_piles"])
+                ],
+            }
+        elif kind == "load_bag":
+            forms[kind] = {
+                "hand": hand,
+                "min_cards": move["min_cards"],
+                "max_cards": move["max_cards"],
+                "legal_types": [(name, label(name)) for name in LEGAL_TYPES],
+            }
+        elif kind in ("pass_bag", "inspect_bag"):
+            forms.setdefault("decide", {"bags": [], "pass": False, "inspect": False})
+            forms["decide"]["pass" if kind == "pass_bag" else "inspect"] = True
+            forms["decide"]["bags"] = [
+                {
+                    "seat": seat,
+                    "name": names[seat],
+                    "declaration": declaration_text(view["players"][seat].get("declaration")),
+                }
+                for seat in move["bags"]
+            ]
+            forms["decide"]["first_edition"] = first_edition
+        elif kind == "make_offer":
+            forms[kind] = [terms_form(view, names, proposer=me, recipient=to) for to in move["to"]]
+        elif kind == "accept_offer":
+            forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
+        elif kind in ("revise_offer", "withdraw_offer"):
+            forms[kind] = set(move["offers"])
+    return forms
+
+
+def undecided_bags(view: dict) -> list:
+    return [s for s in merchants(view) if view["players"][s].get("bag_status") == "waiting"]
+
+
+def terms_form(
+    view: dict, names: list, *, proposer: int, recipient: int, terms: dict | None = None
+) -> dict:
+    """The fields of an offer (new, or a revision prefilled with ``terms``)."""
+    me = view["me"]["seat"]
+    sheriff = view["sheriff"]
+    payer = recipient if proposer == sheriff else proposer
+    payer_view = view["players"][payer]
+    terms = terms or {}
+    chosen = {c["id"] for c in terms.get("stand_goods", [])}
+    if payer == me:  # a merchant may offer any card of their own stand
+        stand = payer_view["stand"] + payer_view.get("contraband", [])
+    else:  # the Sheriff may ask only for the merchant's face-up legal goods
+        stand = payer_view["stand"]
+    stand_cards = [dict(card(c), checked=c["id"] in chosen) for c in stand]
+    bag_max = 0
+    if payer_view.get("bag_status") == "waiting":
+        bag_max = payer_view["declaration"]["count"]
+    promised = terms.get("bag_goods", {})
+    bag_types = [
+        {"name": name, "label": kind.label, "value": promised.get(name, 0), "kind": kind.kind}
+        for name, kind in CARD_TYPES.items()
+        if kind.kind != "royal" or view["config"]["royal_goods"]
+    ]
+    chosen_actions = {a["bag"]: a for a in terms.get("sheriff", [])}
+    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
+    actions = []
+    for seat in undecided_bags(view):
+        given = chosen_actions.get(seat)
+        if given:
+            selected = given["action"]
+        elif not terms and seat == payer:
+            selected = "pass"  # a merchant's own bag defaults to "pass"
+        else:
+            selected = ""
+        actions.append(
+            {
+                "seat": seat,
+                "name": "your" if seat == me else f"{names[seat]}'s",
+                "declaration": declaration_text(view["players"][seat].get("declaration")),
+                "selected": selected,
+                "pile": (given or {}).get("pile", 0),
+            }
+        )
+    return {
+        "to": recipient,
+        "to_name": names[recipient],
+        "payer": payer,
+        "payer_name": "you" if payer == me else names[payer],
+        "payer_gold": payer_view["gold"],
+        "is_demand": proposer == sheriff,
+        "gold": terms.get("gold", 0),
+        "stand_cards": stand_cards,
+        "bag_max": bag_max,
+        "bag_types": bag_types,
+        "bag_open": bool(promised),
+        "promise": terms.get("promise", ""),
+        "actions": actions,
+        "piles": first_edition and proposer == sheriff,
+    }
+
+
+def terms_parts(terms: dict, names: list, me: int) -> dict:
+    """What the payer gives and what the Sheriff does, as short phrases."""
+    gives = []
+    if terms["gold"]:
+        gives.append(f"{terms['gold']} gold")
+    if terms["stand_goods"]:
+        gives.append(goods_text([c["type"] for c in terms["stand_goods"]]) + " from the stand")
+    if terms["bag_goods"]:
+        bag = [t for t, n in terms["bag_goods"].items() for _ in range(n)]
+        gives.append(goods_text(bag) + " from the bag")
+    does = []
+    for action in terms["sheriff"]:
+        whose = "your" if action["bag"] == me else f"{names[action['bag']]}'s"
+        text = f"let {whose} bag pass" if action["action"] == "pass" else f"inspect {whose} bag"
+        if action["action"] == "inspect" and "pile" in action:
+            text += f" (confiscated goods to pile {action['pile'] + 1})"
+        does.append(text)
+    return {"gives": gives, "does": does, "promise": terms["promise"]}
+
+
+def offers(view: dict, names: list, forms: dict) -> list:
+    me = view["me"]["seat"]
+    acceptable = forms.get("accept_offer", {})
+    revisable = forms.get("revise_offer", set())
+    withdrawable = forms.get("withdraw_offer", set())
+    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
+    result = []
+    for offer in sorted(view["offers"], key=lambda o: (o["status"] != "open", -o["id"])):
+        oid = offer["id"]
+        who = "You" if offer["proposer"] == me else names[offer["proposer"]]
+        to = "you" if offer["recipient"] == me else names[offer["recipient"]]
+        is_demand = offer["proposer"] != offer["payer"]
+        entry = {
+            "id": oid,
+            "revision": offer["revision"],
+            "status": offer["status"],
+            "open": offer["status"] == "open",
+            "heading": f"{who} → {to}",
+            "kind": "Demand" if is_demand else "Offer",
+            "payer": "you" if offer["payer"] == me else names[offer["payer"]],
+            "terms": terms_parts(offer["terms"], names, me),
+            "mine": offer["proposer"] == me,
+            "to_me": offer["recipient"] == me,
+            "can_accept": acceptable.get(oid) == offer["revision"],
+            "can_withdraw": oid in withdrawable,
+            # The Sheriff chooses the pile for goods confiscated by the deal (1st edition).
+            "accept_pile": first_edition
+            and view["sheriff"] == me
+            and any(a["action"] == "inspect" for a in offer["terms"]["sheriff"]),
+        }
+        if oid in revisable:
+            entry["revise"] = terms_form(
+                view, names, proposer=me, recipient=offer["recipient"], terms=offer["terms"]
+            )
+        result.append(entry)
+    return result
+
+
+def deals(view: dict, names: list) -> list:
+    me = view["me"]["seat"]
+    return [
+        {
+            "offer": d["offer"],
+            "revision": d["revision"],
+            "payer": "you" if d["payer"] == me else names[d["payer"]],
+            "terms": terms_parts(d["terms"], names, me),
+        }
+        for d in view["deals"]
+    ]
+
+
+# --- end of game -------------------------------------------------------------------------
+
+
+def scores(view: dict, names: list) -> list:
+    me = view["me"]["seat"]
+    rows = []
+    for sheet in sorted(view["scores"], key=lambda s: (s["rank"], s["seat"])):
+        rows.append(
+            {
+                "name": names[sheet["seat"]],
+                "is_me": sheet["seat"] == me,
+                "rank": sheet["rank"],
+                "winner": sheet["winner"],
+                "gold": sheet["gold"],
+                "goods": [
+                    dict(g, label=label(g["type"]), kind=CARD_TYPES[g["type"]].kind)
+                    for g in sheet["goods"]
+                ],
+                "goods_value": sheet["goods_value"],
+                "bonuses": [bonus(b) for b in sheet["bonuses"]],
+                "bonus_total": sum(b["points"] for b in sheet["bonuses"]),
+                "legal_cards": sheet["legal_cards"],
+                "contraband_cards": sheet["contraband_cards"],
+                "total": sheet["total"],
+            }
+        )
+    return rows
+
+
+def bonus(b: dict) -> dict:
+    title = "King" if b["title"] == "king" else "Queen"
+    shared = f" (shared by {b['shared_by']})" if b["shared_by"] > 1 else ""
+    return {"text": f"{title} of {label(b['type'])}{shared}", "points": b["points"]}
+
+
+# --- deadline and log ----------------------------------------------------------------------
+
+
+def deadline(when, tz_name: str) -> dict | None:
+    """The phase deadline in the seat's time zone and in UTC, or None."""
+    if when is None:
+        return None
+    try:
+        zone = ZoneInfo(tz_name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, tz_name = ZoneInfo("UTC"), "UTC"
+    local = when.astimezone(zone)
+    utc = when.astimezone(UTC)
+    return {
+        "when": when,
+        "local": f"{local:%a %d %b %Y, %H:%M} ({tz_name})",
+        "utc": f"{utc:%a %d %b, %H:%M} UTC",
+        "is_utc": tz_name == "UTC",
+    }
+
+
+def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple[list, bool]:
+    """Narrated log lines, newest first, from events given newest first.
+    Returns (lines, more) where ``more`` says whether older lines were left out."""
+    narrator = Narrator(names, seat)
+    lines = []
+    for event in events:
+        text = narrator.line(engine.project_event(state, event, seat))
+        if not text:
+            continue
+        if limit is not None and len(lines) >= limit:
+            return lines, True
+        lines.append({"seq": event["seq"], "text": text})
+    return lines, False

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Development runner behind `make run`.
+#
+# Migrates the database, creates the demo game, then runs the web server, a
+# Celery worker and Celery beat in the foreground of this terminal, each line
+# of output prefixed with the process name. Ctrl-C stops all three; if any one
+# of them exits, the others are stopped too.
+#
+# Environment (all optional):
+#   PY        Python of the virtualenv           (default: .venv/bin/python)
+#   PORT      port of the web server             (default: 8000)
+#   DEBUG     Django debug mode                  (default: 1)
+#   SITE_URL  base of the links in emails        (default: http://127.0.0.1:$PORT)
+#   CELERY_CONCURRENCY  worker processes         (default: 2)
+#   DATABASE_URL, REDIS_URL, VAR_DIR, ...  passed through untouched (see README).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PY="${PY:-.venv/bin/python}"
+PORT="${PORT:-8000}"
+export DEBUG="${DEBUG:-1}"
+export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
+export PYTHONUNBUFFERED=1
+CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
+BASE="http://127.0.0.1:${PORT}"
+
+if [[ ! -x "$PY" ]]; then
+    echo "dev-run: $PY not found; run 'make venv' (or 'make run') first." >&2
+    exit 1
+fi
+
+if [[ -t 1 ]]; then
+    BOLD=$'\e[1m' RESET=$'\e[0m'
+    COLORS=($'\e[36m' $'\e[33m' $'\e[35m')
+else
+    BOLD="" RESET=""
+    COLORS=("" "" "")
+fi
+
+say() { printf '%s[run]%s %s\n' "$BOLD" "$RESET" "$*"; }
+
+say "database: ${DATABASE_URL:-SQLite in ${VAR_DIR:-var}/}"
+say "broker:   ${CELERY_BROKER_URL:-${REDIS_URL:-file system, in ${VAR_DIR:-var}/celery-queue}}"
+
+say "applying migrations"
+"$PY" manage.py migrate --noinput
+
+say "creating the demo game (if there is none yet)"
+demo_output="$("$PY" manage.py demo_game)"
+printf '%s\n' "$demo_output"
+
+# --- the three services -----------------------------------------------------------------
+# Each runs in its own process group (job control is on while it is started), so
+# that stopping it also stops its children: runserver's autoreloader child, the
+# worker's pool processes. Job control is off otherwise, so that Ctrl-C reaches
+# this script.
+names=()
+groups=()
+
+prefix() {
+    # Keep printing until the service closes its output, even while it shuts down.
+    trap '' INT TERM
+    local label=$1 line
+    while IFS= read -r line || [[ -n "$line" ]]; do
+        printf '%s%-7s|%s %s\n' "$2" "$label" "$RESET" "$line"
+    done
+}
+
+start() {
+    local name=$1
+    shift
+    set -m
+    "$@" </dev/null 2>&1 | prefix "$name" "${COLORS[${#names[@]} % ${#COLORS[@]}]}" &
+    set +m
+    names+=("$name")
+    groups+=("$(jobs -p %+)")
+}
+
+stopping=0
+stop_all() {
+    local status=${1:-0} pg i alive
+    ((stopping)) && return
+    stopping=1
+    trap '' INT TERM HUP
+    echo
+    say "stopping web, worker and beat ..."
+    # SIGINT to each group is what Ctrl-C does in a terminal: warm shutdowns.
+    for pg in "${groups[@]+"${groups[@]}"}"; do kill -INT -- "-$pg" 2>/dev/null || true; done
+    for ((i = 0; i < 100; i++)); do
+        alive=0
+        for pg in "${groups[@]+"${groups[@]}"}"; do kill -0 -- "-$pg" 2>/dev/null && alive=1; done
+        ((alive)) || break
+        sleep 0.1
+    done
+    for pg in "${groups[@]+"${groups[@]}"}"; do kill -KILL -- "-$pg" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    say "stopped."
+    exit "$status"
+}
+trap 'stop_all 130' INT
+trap 'stop_all 143' TERM
+trap 'stop_all 129' HUP
+
+start web "$PY" manage.py runserver "127.0.0.1:${PORT}"
+start worker "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+    --concurrency="$CELERY_CONCURRENCY"
+start beat "$PY" -m celery -A sheriff_pbem beat --loglevel=info
+
+# Wait (at most ~30 s) for the web server to answer, then say where to go.
+for ((i = 0; i < 60; i++)); do
+    if "$PY" - "$BASE/healthz" <<'EOF' 2>/dev/null; then break; fi
+import sys, urllib.error, urllib.request
+try:
+    urllib.request.urlopen(sys.argv[1], timeout=1)
+except urllib.error.HTTPError:
+    pass  # the server answered
+EOF
+    kill -0 -- "-${groups[0]}" 2>/dev/null || break
+    sleep 0.5
+done
+
+kill -0 -- "-${groups[0]}" 2>/dev/null && cat <<EOF
+
+${BOLD}==========================================================================${RESET}
+${BOLD} Sheriff of Nottingham is running${RESET}  (Ctrl-C stops web, worker and beat)
+
+ Demo game - open a player's link to play as that player:
+$(printf '%s\n' "$demo_output" | sed -e '/Dev mailbox/d' -e 's/^/   /')
+
+ Dev mailbox (every email sent):  ${BASE}/dev/mail/
+ Admin:                           ${BASE}/admin/
+   create an admin user with:     .venv/bin/python manage.py createsuperuser
+${BOLD}==========================================================================${RESET}
+
+EOF
+
+# --- supervise: if one service exits, stop the others -----------------------------------
+while true; do
+    for i in "${!groups[@]}"; do
+        if ! kill -0 -- "-${groups[$i]}" 2>/dev/null; then
+            say "${names[$i]} exited; stopping the others."
+            stop_all 1
+        fi
+    done
+    sleep 1
+done

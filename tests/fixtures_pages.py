@@ -1,0 +1,117 @@
+"""Helpers for the seat page tests: start a game, open a seat's
+page, read its forms as a browser would, and post one."""
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlparse
+
+from games import links, services
+from games.models import Game, Seat
+
+NAMES = ("Ann", "Ben", "Cid", "Dee")
+SEED = "ab" * 32
+
+
+def start_game(edition: int = 2, players=NAMES, **config) -> Game:
+    return services.create_game(
+        name="Pages test",
+        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
+        config={"edition": edition, **config},
+        seed=SEED,
+    )
+
+
+def path_of(seat: Seat) -> str:
+    return urlparse(links.seat_url(seat)).path
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+@dataclass
+class Form:
+    fields: list = field(default_factory=list)  # (name, value, type, checked)
+    options: dict = field(default_factory=dict)  # select name -> [option values]
+
+    def value(self, name: str):
+        return next((v for n, v, _, _ in self.fields if n == name), None)
+
+    @property
+    def move(self) -> str:
+        return self.value("move")
+
+    def values(self, name: str) -> list:
+        return [v for n, v, _, _ in self.fields if n == name]
+
+    def hidden(self) -> dict:
+        return {n: v for n, v, t, _ in self.fields if t == "hidden"}
+
+
+class FormReader(HTMLParser):
+    """Every <form> of a page with its inputs and selects' options."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms: list[Form] = []
+        self.current: Form | None = None
+        self.select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.current = Form()
+            self.forms.append(self.current)
+        elif self.current is None:
+            return
+        elif tag in ("input", "textarea"):
+            kind = a.get("type", "text") if tag == "input" else "textarea"
+            self.current.fields.append((a.get("name"), a.get("value", ""), kind, "checked" in a))
+        elif tag == "select":
+            self.select = a.get("name")
+            self.current.fields.append((self.select, "", "select", False))
+            self.current.options[self.select] = []
+        elif tag == "option" and self.select:
+            self.current.options[self.select].append(a.get("value", ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.current = None
+        elif tag == "select":
+            self.select = None
+
+
+def forms_of(html: str) -> list[Form]:
+    reader = FormReader()
+    reader.feed(html)
+    return reader.forms
+
+
+def form_for(html: str, move: str) -> Form:
+    found = [f for f in forms_of(html) if f.move == move]
+    assert found, f"no {move} form on the page"
+    return found[0]
+
+
+def card_ids_in_forms(html: str) -> set:
+    """Every card id any form on the page names (hand cards, stand goods, top card)."""
+    ids = set()
+    for form in forms_of(html):
+        for name, value, _, _ in form.fields:
+            if name in ("cards", "stand_goods"):
+                ids.add(int(value))
+        for value in form.options.get("top", []):
+            if value:
+                ids.add(int(value))
+    return ids
+
+
+def post_form(client, path: str, form: Form, **data):
+    """Post a form's hidden fields plus ``data``; returns the response after the redirect."""
+    payload = {**form.hidden(), **data}
+    payload.pop("csrfmiddlewaretoken", None)  # the test client is exempt unless enforced
+    return client.post(path, payload, follow=True)
+
+
+def messages_of(response) -> list:
+    return [str(m) for m in response.context["messages"]] if response.context else []

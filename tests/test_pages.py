@@ -1,0 +1,423 @@
+"""The player's page: GET shows a seat's view only; POST performs one move."""
+
+from datetime import timedelta
+
+import pytest
+from django.http import QueryDict
+from django.test import Client
+from django.utils import timezone
+from fixtures_pages import (
+    card_ids_in_forms,
+    form_for,
+    forms_of,
+    fresh,
+    messages_of,
+    path_of,
+    post_form,
+    start_game,
+)
+
+from games import services
+from games.engine import CARD_TYPES
+from games.forms import FormError, parse_move
+from games.models import Game, Submission
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(db) -> Game:
+    return start_game()
+
+
+@pytest.fixture
+def first_edition_game(db) -> Game:
+    return start_game(edition=1)
+
+
+def seat(game, index):
+    return game.seats.get(index=index)
+
+
+def hand(game, index) -> list:
+    return fresh(game).engine_state().hand(index)
+
+
+# --- GET ---------------------------------------------------------------------------------
+
+
+def test_each_seat_sees_its_own_hand_and_no_other(client, game):
+    state = game.engine_state()
+    for index in range(state.players):
+        response = client.get(path_of(seat(game, index)))
+        assert response.status_code == 200
+        html = response.content.decode()
+        for card_id in state.hand(index):
+            assert CARD_TYPES[state.type_of(card_id)].label in html
+        others = {c for s in range(state.players) if s != index for c in state.hand(s)}
+        in_forms = card_ids_in_forms(html)
+        assert not in_forms & others
+        if index != state.sheriff:  # merchants get the market form, with exactly their hand
+            assert in_forms == set(state.hand(index))
+        assert state.seed not in html
+
+
+def test_the_page_offers_exactly_the_moves_of_the_seat(client, game):
+    sheriff_html = client.get(path_of(seat(game, 0))).content.decode()
+    assert [f.move for f in forms_of(sheriff_html)] == []
+    merchant_html = client.get(path_of(seat(game, 1))).content.decode()
+    assert [f.move for f in forms_of(merchant_html)] == ["set_aside"]
+
+
+def test_get_changes_nothing(client, game):
+    before = fresh(game)
+    for _ in range(2):
+        client.get(path_of(seat(game, 1)))
+        client.head(path_of(seat(game, 1)))
+    after = fresh(game)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert not Submission.objects.exists()
+
+
+def test_every_form_has_its_own_one_time_key_and_the_page_version(client, game):
+    html = client.get(path_of(seat(game, 0))).content.decode()  # nothing to do yet
+    game_forms = forms_of(client.get(path_of(seat(game, 1))).content.decode())
+    since = game.engine_state().phase.since
+    assert all(f.value("version") == str(since) for f in game_forms)
+    keys = [f.value("key") for f in game_forms]
+    assert len(set(keys)) == len(keys) and all(keys)
+    again = forms_of(client.get(path_of(seat(game, 1))).content.decode())
+    assert {f.value("key") for f in again}.isdisjoint(keys)
+    assert "Market" in html
+
+
+def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
+    for _ in range(8):  # deadlines pass: the defaults fill a few rounds of the log
+        services.advance(game.pk)
+    path = path_of(seat(game, 1))
+    latest = client.get(path)
+    every = client.get(path + "?log=all")
+    assert "?log=all" in latest.content.decode()
+    assert len(latest.context["log"]) == 40 < len(every.context["log"])
+    assert "?log=all" not in every.content.decode()
+    assert every.context["log"][-1]["text"].startswith("The game begins")  # oldest last
+
+
+def test_a_deadline_is_shown_in_the_seats_time_zone_and_in_utc(client, game):
+    ben = seat(game, 1)
+    ben.timezone = "Europe/Paris"
+    ben.save()
+    when = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    if not hasattr(Game, "phase_deadline"):
+        pytest.skip("Game.phase_deadline does not exist yet")
+    Game.objects.filter(pk=game.pk).update(phase_deadline=when)
+    html = client.get(path_of(ben)).content.decode()
+    assert "(Europe/Paris)" in html and "UTC" in html
+
+
+# --- bad links ---------------------------------------------------------------------------
+
+
+def test_a_bad_or_tampered_link_gets_a_403_page_without_game_data(client, game):
+    good = path_of(seat(game, 1))
+    tampered = good[:-3] + ("A" if good[-3] != "A" else "B") + good[-2:]
+    for path in ("/play/not-a-token/", tampered):
+        for response in (client.get(path), client.post(path, {"move": "set_aside"})):
+            html = response.content.decode()
+            assert response.status_code == 403
+            assert "This link is not valid" in html
+            assert "Traceback" not in html and game.name not in html and "Ben" not in html
+    assert fresh(game).version == game.version
+
+
+def test_a_revoked_link_gets_a_410_page(client, game):
+    ben = seat(game, 1)
+    old = path_of(ben)
+    ben.link_version += 1
+    ben.save()
+    response = client.get(old)
+    assert response.status_code == 410
+    assert "Ben" not in response.content.decode()
+    assert client.get(path_of(ben)).status_code == 200
+
+
+# --- POST --------------------------------------------------------------------------------
+
+
+def test_set_aside_by_every_merchant_moves_the_game_to_loading(client, game):
+    for index in (1, 2, 3):
+        path = path_of(seat(game, index))
+        form = form_for(client.get(path).content.decode(), "set_aside")
+        chosen = form.values("cards")[:2]
+        response = post_form(client, path, form, cards=chosen)
+        assert response.redirect_chain == [(path, 302)]
+        assert messages_of(response) == ["Your market choice is recorded."]
+    assert fresh(game).engine_state().phase.kind == "load"
+    html = client.get(path_of(seat(game, 1))).content.decode()
+    assert [f.move for f in forms_of(html)] == ["load_bag"]
+
+
+def test_a_stale_page_is_refused_with_its_message(client, game):
+    path = path_of(seat(game, 1))
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    response = post_form(client, path, form, version=str(int(form.value("version")) - 1))
+    assert messages_of(response) == [
+        "The game moved on since this page was shown. Here is the current table."
+    ]
+    assert fresh(game).version == game.version
+
+
+def test_the_same_post_twice_has_one_effect(client, game):
+    path = path_of(seat(game, 1))
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    first = post_form(client, path, form, cards=form.values("cards")[:1])
+    version = fresh(game).version
+    again = post_form(client, path, form, cards=form.values("cards")[:1])
+    assert fresh(game).version == version > game.version
+    assert Submission.objects.count() == 1
+    assert messages_of(first) == ["Your market choice is recorded."]
+    assert "already sent" in messages_of(again)[0]
+
+
+def test_a_post_without_the_csrf_token_is_refused(game):
+    browser = Client(enforce_csrf_checks=True)
+    path = path_of(seat(game, 1))
+    form = form_for(browser.get(path).content.decode(), "set_aside")
+    payload = {k: v for k, v in form.hidden().items() if k != "csrfmiddlewaretoken"}
+    assert browser.post(path, payload).status_code == 403
+    assert fresh(game).version == game.version
+    assert browser.post(path, form.hidden()).status_code == 302  # with it: accepted
+    assert fresh(game).version > game.version
+
+
+def test_a_seat_cannot_act_as_another(client, game):
+    ben, cid = seat(game, 1), seat(game, 2)
+    path = path_of(ben)
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    post_form(client, path, form, seat="2", cards=[])
+    phase = fresh(game).engine_state().phase
+    assert phase.pending[1] == [] and phase.pending[2] is None
+    # Nor use another seat's cards.
+    path = path_of(cid)
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    response = post_form(client, path, form, seat="1", cards=[str(hand(game, 3)[0])])
+    assert messages_of(response) == ["You can only use cards from your own hand."]
+    assert fresh(game).engine_state().phase.pending[2] is None
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"cards": ["abc"]}, "A chosen card is not valid. Please reload the page."),
+        ({"version": "x"}, "The page version must be a whole number."),
+        ({"key": ""}, "This form is incomplete. Please reload the page and try again."),
+        ({"move": "cheat"}, "This form is not one the game knows. Please reload the page."),
+    ],
+)
+def test_malformed_input_gets_a_clear_message_and_changes_nothing(client, game, data, message):
+    path = path_of(seat(game, 1))
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    response = post_form(client, path, form, **data)
+    assert messages_of(response) == [message]
+    assert fresh(game).version == game.version
+    assert not Submission.objects.exists()
+
+
+# --- a whole round through the forms -------------------------------------------------------
+
+
+def play_market_and_load(client, game, declared="apples"):
+    for index in (1, 2, 3):
+        path = path_of(seat(game, index))
+        post_form(client, path, form_for(client.get(path).content.decode(), "set_aside"))
+    for index in (1, 2, 3):
+        path = path_of(seat(game, index))
+        form = form_for(client.get(path).content.decode(), "load_bag")
+        assert form.options["declared"][1:] == ["apples", "cheese", "bread", "chicken"]
+        response = post_form(client, path, form, cards=form.values("cards")[:2], declared=declared)
+        assert messages_of(response) == ["Your bag is closed and your declaration recorded."]
+
+
+def test_offers_deals_and_decisions_through_the_forms(client, game):
+    play_market_and_load(client, game)
+    state = fresh(game).engine_state()
+    assert state.phase.kind == "inspection"
+    assert [d["count"] for d in state.phase.declarations[1:]] == [2, 2, 2]
+
+    # Ben offers 3 gold and a promise to let his bag pass (his own bag defaults to "pass").
+    ben = path_of(seat(game, 1))
+    form = form_for(client.get(ben).content.decode(), "make_offer")
+    assert form.value("to") == "0" and form.value("seat") is None
+    response = post_form(
+        client,
+        ben,
+        form,
+        gold="3",
+        promise="Honest as the day.",
+        action_1="pass",
+        action_2="",
+        action_3="",
+    )
+    assert messages_of(response) == ["Your offer is on the table."]
+    offer = fresh(game).engine_state().phase.offers["1"]
+    assert offer["terms"]["gold"] == 3
+    assert offer["terms"]["sheriff"] == [{"bag": 1, "action": "pass"}]
+
+    # Ben revises it; the Sheriff sees revision 2 with an Accept button and accepts it.
+    html = client.get(ben).content.decode()
+    revise = form_for(html, "revise_offer")
+    assert revise.value("offer") == "1"
+    post_form(client, ben, revise, gold="4", action_1="pass", action_2="", action_3="")
+    sheriff = path_of(seat(game, 0))
+    html = client.get(sheriff).content.decode()
+    accept = form_for(html, "accept_offer")
+    assert accept.hidden()["revision"] == "2"
+    assert fresh(game).engine_state().phase.offers["1"]["terms"]["promise"] == ""
+    response = post_form(client, sheriff, accept)
+    assert messages_of(response) == ["Deal! The offer is accepted."]
+    state = fresh(game).engine_state()
+    assert state.gold[0] == 54 and state.phase.decided[1] == "passed"
+
+    # The Sheriff decides the other two bags with the buttons.
+    html = client.get(sheriff).content.decode()
+    decisions = [f for f in forms_of(html) if f.move in ("pass_bag", "inspect_bag")]
+    assert sorted({f.value("bag") for f in decisions}) == ["2", "3"]
+    post_form(client, sheriff, next(f for f in decisions if f.move == "inspect_bag"))
+    html = client.get(sheriff).content.decode()
+    last = next(f for f in forms_of(html) if f.move == "pass_bag")
+    post_form(client, sheriff, last)
+    state = fresh(game).engine_state()
+    assert state.round == 2 and state.phase.kind == "market"
+
+
+def test_the_sheriff_may_ask_only_for_face_up_goods_and_a_merchant_may_withdraw(client, game):
+    play_market_and_load(client, game)
+    sheriff = path_of(seat(game, 0))
+    html = client.get(sheriff).content.decode()
+    demands = [f for f in forms_of(html) if f.move == "make_offer"]
+    assert [f.value("to") for f in demands] == ["1", "2", "3"]
+    assert not card_ids_in_forms(html)  # nobody has goods on a stand yet; hands never show
+    response = post_form(client, sheriff, demands[1], gold="5", action_2="pass")
+    assert messages_of(response) == ["Your offer is on the table."]
+    offer = fresh(game).engine_state().phase.offers["1"]
+    assert (offer["payer"], offer["terms"]["gold"]) == (2, 5)
+    html = client.get(sheriff).content.decode()
+    withdraw = form_for(html, "withdraw_offer")
+    post_form(client, sheriff, withdraw)
+    assert fresh(game).engine_state().phase.offers["1"]["status"] == "withdrawn"
+
+
+def test_the_game_over_page_shows_scores_and_the_revealed_seed(client, game):
+    while fresh(game).status == Game.Status.ACTIVE:
+        services.advance(game.pk)
+    response = client.get(path_of(seat(game, 2)))
+    html = response.content.decode()
+    assert "Final scores" in html and "Winner" in html
+    assert game.engine_state().seed in html and "matches" in html
+    assert forms_of(html) == []
+    assert len(response.context["scores"]) == 4
+
+
+# --- the form mapping ----------------------------------------------------------------------
+
+
+def query(**data) -> QueryDict:
+    q = QueryDict(mutable=True)
+    for name, value in data.items():
+        q.setlist(name, value if isinstance(value, list) else [value])
+    return q
+
+
+def test_market_turn_draws_piles_in_order_and_puts_the_chosen_card_on_top():
+    move = parse_move(
+        query(
+            move="market_turn",
+            version="7",
+            key="k",
+            cards=["40", "7", "113"],
+            from_pile_1="1",
+            from_pile_0="1",
+            pile="1",
+            top="7",
+            seat="3",
+        )
+    )
+    assert move.version == 7 and move.key == "k"
+    assert move.command == {
+        "type": "market_turn",
+        "cards": [40, 7, 113],
+        "draws": ["discard:0", "discard:1", "deck"],
+        "order": [40, 113, 7],
+        "pile": 1,
+    }
+
+
+def test_market_turn_refuses_more_pile_draws_than_cards_set_aside():
+    with pytest.raises(FormError, match="at most"):
+        parse_move(
+            query(move="market_turn", version="1", key="k", cards=["4"], from_pile_0="2", pile="0")
+        )
+
+
+def test_load_bag_counts_the_ticked_cards():
+    move = parse_move(
+        query(move="load_bag", version="1", key="k", cards=["5", "9"], declared="cheese")
+    )
+    assert move.command == {"type": "load_bag", "cards": [5, 9], "declared": "cheese", "count": 2}
+
+
+def test_offer_terms_from_the_form():
+    move = parse_move(
+        query(
+            move="make_offer",
+            version="1",
+            key="k",
+            to="0",
+            gold="2",
+            stand_goods=["11"],
+            bag_cheese="1",
+            bag_silk="0",
+            promise=" hi ",
+            action_2="pass",
+            action_3="inspect",
+            pile_3="1",
+            action_1="",
+        )
+    )
+    assert move.command == {
+        "type": "make_offer",
+        "to": 0,
+        "terms": {
+            "gold": 2,
+            "stand_goods": [11],
+            "bag_goods": {"cheese": 1},
+            "promise": "hi",
+            "sheriff": [{"bag": 2, "action": "pass"}, {"bag": 3, "action": "inspect", "pile": 1}],
+        },
+    }
+    with pytest.raises(FormError, match="let at least one bag pass"):
+        parse_move(query(move="make_offer", version="1", key="k", to="0", action_1=""))
+
+
+def test_first_edition_market_turn_through_the_page(client, first_edition_game):
+    game = first_edition_game
+    state = game.engine_state()
+    turn = state.phase.seat
+    path = path_of(seat(game, turn))
+    html = client.get(path).content.decode()
+    assert "Discard pile 1" in html and "Discard pile 2" in html
+    form = form_for(html, "market_turn")
+    mine = form.values("cards")
+    assert form.options["top"][1:] == mine
+    top_of_pile_1 = state.zones["discard:1"][-1]
+    response = post_form(client, path, form, cards=mine[:2], from_pile_1="1", pile="0", top=mine[0])
+    assert messages_of(response) == ["Your market turn is done."]
+    after = fresh(game).engine_state()
+    assert top_of_pile_1 in after.hand(turn)
+    assert after.zones["discard:0"][-1] == int(mine[0])
+    assert after.phase.seat != turn
+
+
+def test_three_player_game_pages_render(client):
+    game = start_game(players=("Ann", "Ben", "Cid"))
+    assert client.get(path_of(seat(game, 1))).status_code == 200
