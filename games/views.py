@@ -105,3 +105,19 @@ def _show(request, seat):
         deadline=presenters.deadline(getattr(game, "phase_deadline", None), seat.timezone),
     )
     return render(request, "games/seat.html", context)
+
+
+def csrf_failure(request, reason=""):
+    """A form without a valid CSRF token (an old tab, blocked cookies): a friendly page."""
+    return _private(
+        render(
+            request,
+            "games/link_error.html",
+            {
+                "title": "This form has expired",
+                "message": "Please open your latest email link again and repeat your move. "
+                "Your browser must accept cookies from this site.",
+            },
+            status=403,
+        )
+    )

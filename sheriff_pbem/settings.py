@@ -67,6 +67,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "sheriff_pbem.urls"
+CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 WSGI_APPLICATION = "sheriff_pbem.wsgi.application"
 
 TEMPLATES = [
