@@ -25,6 +25,26 @@ def goods(types: list) -> str:
     )
 
 
+def terms_parts(terms: dict, names: list, me: int | None) -> dict:
+    """What the payer gives and what the Sheriff does, as short phrases."""
+    gives = []
+    if terms["gold"]:
+        gives.append(f"{terms['gold']} gold")
+    if terms["stand_goods"]:
+        gives.append(goods([c["type"] for c in terms["stand_goods"]]) + " from the stand")
+    if terms["bag_goods"]:
+        bag = [t for t, n in terms["bag_goods"].items() for _ in range(n)]
+        gives.append(goods(bag) + " from the bag")
+    does = []
+    for action in terms["sheriff"]:
+        whose = "your" if action["bag"] == me else f"{names[action['bag']]}'s"
+        text = f"let {whose} bag pass" if action["action"] == "pass" else f"inspect {whose} bag"
+        if action["action"] == "inspect" and "pile" in action:
+            text += f" (confiscated goods to pile {action['pile'] + 1})"
+        does.append(text)
+    return {"gives": gives, "does": does, "promise": terms["promise"]}
+
+
 def label(card_type: str) -> str:
     return CARD_TYPES[card_type].label
 
@@ -147,26 +167,10 @@ class Narrator:
         why = f" {REASONS[e['reason']]}" if e["reason"] in REASONS else ""
         return f"{self.who(e['from'])} paid {self.to_whom(e['to'])} {e['amount']} gold{why}."
 
-    def _offer_text(self, offer_or_terms) -> str:
-        terms = offer_or_terms
-        gives = []
-        if terms["gold"]:
-            gives.append(f"{terms['gold']} gold")
-        if terms["stand_goods"]:
-            gives.append(goods([c["type"] for c in terms["stand_goods"]]) + " from the stand")
-        if terms["bag_goods"]:
-            gives.append(
-                goods([t for t, n in terms["bag_goods"].items() for _ in range(n)])
-                + " from the bag"
-            )
-        if terms["promise"]:
-            gives.append(f"a promise: “{terms['promise']}”")
-        wants = [
-            f"{'let' if a['action'] == 'pass' else 'inspect'} {self.whose(a['bag'])} bag"
-            + (" pass" if a["action"] == "pass" else "")
-            for a in terms["sheriff"]
-        ]
-        return f"{' + '.join(gives) or 'nothing'} if the Sheriff will {' and '.join(wants)}"
+    def _offer_text(self, terms: dict) -> str:
+        parts = terms_parts(terms, self.names, self.viewer)
+        gives = parts["gives"] + ([f"a promise: “{terms['promise']}”"] if terms["promise"] else [])
+        return f"{' + '.join(gives) or 'nothing'} if the Sheriff will {' and '.join(parts['does'])}"
 
     def _offer_made(self, e):
         o = e["offer"]

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games import engine
 from games.engine import CARD_TYPES, LEGAL_TYPES
-from games.narrate import Narrator
+from games.narrate import Narrator, goods, terms_parts
 
 LOG_LINES = 40
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
@@ -86,7 +86,7 @@ def grouped(types: list) -> list:
 
 
 def goods_text(types: list) -> str:
-    return ", ".join(f"{g['count']} {g['label']}" for g in grouped(types))
+    return goods(types)
 
 
 def label(name: str) -> str:
@@ -415,26 +415,6 @@ def terms_form(
         "actions": actions,
         "piles": first_edition and proposer == sheriff,
     }
-
-
-def terms_parts(terms: dict, names: list, me: int) -> dict:
-    """What the payer gives and what the Sheriff does, as short phrases."""
-    gives = []
-    if terms["gold"]:
-        gives.append(f"{terms['gold']} gold")
-    if terms["stand_goods"]:
-        gives.append(goods_text([c["type"] for c in terms["stand_goods"]]) + " from the stand")
-    if terms["bag_goods"]:
-        bag = [t for t, n in terms["bag_goods"].items() for _ in range(n)]
-        gives.append(goods_text(bag) + " from the bag")
-    does = []
-    for action in terms["sheriff"]:
-        whose = "your" if action["bag"] == me else f"{names[action['bag']]}'s"
-        text = f"let {whose} bag pass" if action["action"] == "pass" else f"inspect {whose} bag"
-        if action["action"] == "inspect" and "pile" in action:
-            text += f" (confiscated goods to pile {action['pile'] + 1})"
-        does.append(text)
-    return {"gives": gives, "does": does, "promise": terms["promise"]}
 
 
 def offers(view: dict, names: list, forms: dict) -> list:
