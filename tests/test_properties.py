@@ -40,7 +40,9 @@ def test_random_full_games_keep_every_invariant(edition, players):
             remove_ten=number % 7 == 2,
         )
         seed = f"{rnd.getrandbits(256):064x}"
-        result = play_game(config, seed, rnd, deep_every=DEEP_EVERY, squeeze=number % 4 == 3)
+        result = play_game(
+            config, seed, rnd, deep_every=DEEP_EVERY, squeeze=number % 4 == 3, hold=number % 5 == 4
+        )
         if result["failures"]:
             failed.append((seed, config, result["failures"][:3]))
     assert failed == []

@@ -110,6 +110,10 @@ def _set_aside_submitted(state: State, event: dict) -> None:
     state.phase.pending[event["seat"]] = list(event["cards"])
 
 
+def _market_turn_taken(state: State, event: dict) -> None:
+    state.phase.done = True
+
+
 def _bag_loaded(state: State, event: dict) -> None:
     state.phase.declarations[event["seat"]] = {
         "declared": event["declared"],
@@ -189,7 +193,7 @@ _HANDLERS = {
     "round_started": _round_started,
     "phase_started": _phase_started,
     "set_aside_submitted": _set_aside_submitted,
-    "market_turn_taken": _log_only,
+    "market_turn_taken": _market_turn_taken,
     "bag_loaded": _bag_loaded,
     "offer_made": _offer_made,
     "offer_revised": _offer_revised,

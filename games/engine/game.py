@@ -1,6 +1,6 @@
 """The engine's entry points: start a game, apply a command, replay events."""
 
-from . import inspection, loading, market
+from . import inspection, loading, market, phases
 from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
 from .errors import EngineError
@@ -71,12 +71,13 @@ def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State,
     return run.state, run.events
 
 
-def apply(state: State, command: dict) -> tuple[State, list]:
+def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[State, list]:
     """Apply one command. Returns the new state and the events it produced; the
-    given state is never modified. Raises EngineError if the command is refused."""
+    given state is never modified. Raises EngineError if the command is refused.
+    With ``auto_advance=False`` a complete phase waits for ``timeout`` (phases.py)."""
     if not isinstance(command, dict):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
-    run = Run(state.clone())
+    run = Run(state.clone(), auto_advance=auto_advance)
     kind = command.get("type")
     if not isinstance(kind, str):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
@@ -94,11 +95,15 @@ def time_out(run: Run) -> None:
     state = run.state
     if state.is_over():
         raise EngineError("game_over", "The game is over.")
+    run.auto_advance = True  # the deadline always moves the game on
     kind = state.phase.kind
     if kind == "inspection":
         inspection.time_out(run)
         return
     commands = default_commands(state)
+    if not commands:  # every move was in, held until the deadline
+        phases.advance(run)
+        return
     run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands])
     for command in commands:
         COMMANDS[command["type"]](run, command)
@@ -117,7 +122,11 @@ def default_commands(state: State) -> list:
             if state.phase.pending[m] is None
         ]
     if kind == "market_turn":
-        return [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]
+        return (
+            []
+            if state.phase.done
+            else [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]
+        )
     if kind == "load":
         return [loading.default_load(state, m) for m in loading.awaited(state)]
     return []

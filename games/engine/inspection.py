@@ -9,7 +9,7 @@ it is accepted, which is how the system enforces them; gold and stand cards
 are paid at once, bag goods when the payer's bag is opened.
 """
 
-from . import checks, round_end
+from . import checks, phases, round_end
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
 from .errors import EngineError
@@ -326,18 +326,27 @@ def _settle_bag_goods(run: Run, seat: int, reached_stand: list) -> None:
 
 def end_if_all_decided(run: Run) -> None:
     if not undecided(run.state):
-        open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
-        if open_offers:
-            run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
-        round_end.end_round(run)
+        phases.complete(run)
+
+
+def close(run: Run) -> None:
+    """Every bag is decided: remaining offers lapse and the round ends."""
+    open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
+    if open_offers:
+        run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
+    round_end.end_round(run)
 
 
 def time_out(run: Run) -> None:
     """Missed deadline: open offers lapse; undecided bags pass with no bribe."""
+    bags = undecided(run.state)
+    if not bags:  # decided already, held until the deadline
+        phases.advance(run)
+        return
     run.emit("timed_out", phase="inspection", seats=[run.state.sheriff])
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
         run.emit("offers_lapsed", offers=open_offers, reason="deadline")
-    for seat in undecided(run.state):
+    for seat in bags:
         _pass(run, seat, deal=None)
     end_if_all_decided(run)

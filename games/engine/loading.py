@@ -1,7 +1,7 @@
 """Phases 2-3, load the bag and declare: one sealed submission per merchant,
 revealed together when every bag is in."""
 
-from . import checks, inspection
+from . import checks, inspection, phases
 from .cards import LEGAL_TYPES, card
 from .errors import EngineError
 from .table import Run, move_cards
@@ -9,7 +9,8 @@ from .table import Run, move_cards
 
 def start_load(run: Run) -> None:
     run.emit("phase_started", phase="load")
-    _reveal_if_complete(run)
+    if not awaited(run.state):  # nobody holds a card to load
+        phases.complete(run)
 
 
 def awaited(state) -> list:
@@ -44,15 +45,14 @@ def load_bag(run: Run, command: dict) -> None:
 
     move_cards(run, cards, f"hand:{seat}", f"bag:{seat}", "load")
     run.emit("bag_loaded", seat=seat, declared=declared, count=count)
-    _reveal_if_complete(run)
-
-
-def _reveal_if_complete(run: Run) -> None:
     if not awaited(run.state):
-        run.emit(
-            "phase_started", phase="inspection", declarations=list(run.state.phase.declarations)
-        )
-        inspection.end_if_all_decided(run)
+        phases.complete(run)
+
+
+def reveal(run: Run) -> None:
+    """Every bag is in: all declarations are revealed together."""
+    run.emit("phase_started", phase="inspection", declarations=list(run.state.phase.declarations))
+    inspection.end_if_all_decided(run)
 
 
 def default_load(state, seat: int) -> dict:

@@ -3,7 +3,7 @@ the Sheriff's left with deck draws, then collected into the discard pile.
 1st edition: one turn per merchant with ordered draws from either discard pile
 before the deck, the set-aside cards then placed in a chosen order on one pile."""
 
-from . import checks, loading
+from . import checks, loading, phases
 from .config import FIRST_EDITION
 from .errors import EngineError
 from .table import Run, draw_from_deck, move_cards
@@ -36,10 +36,11 @@ def set_aside(run: Run, command: dict) -> None:
 
     run.emit("set_aside_submitted", seat=seat, cards=cards)
     if all(run.state.phase.pending[m] is not None for m in run.state.merchants()):
-        _resolve_market(run)
+        phases.complete(run)
 
 
-def _resolve_market(run: Run) -> None:
+def resolve_market(run: Run) -> None:
+    """Every choice is in: exchanges clockwise from the Sheriff's left, then collection."""
     merchants = run.state.merchants()
     for seat in merchants:
         cards = run.state.phase.pending[seat]
@@ -81,7 +82,7 @@ def market_turn(run: Run, command: dict) -> None:
     state = run.state
     checks.require_phase(state, "market_turn")
     seat = checks.require_seat(state, command)
-    if seat != state.phase.seat:
+    if seat != state.phase.seat or state.phase.done:
         raise EngineError("not_your_turn", "It is not your market turn.")
     cards = checks.card_list(command)
     if len(cards) > checks.MAX_SET_ASIDE:
@@ -110,12 +111,12 @@ def market_turn(run: Run, command: dict) -> None:
         deck_draws=deck_drawn,
         pile=pile if cards else None,
     )
-    _next_market_turn(run, seat)
+    phases.complete(run)
 
 
-def _next_market_turn(run: Run, seat: int) -> None:
+def next_market_turn(run: Run) -> None:
     merchants = run.state.merchants()
-    position = merchants.index(seat)
+    position = merchants.index(run.state.phase.seat)
     if position + 1 < len(merchants):
         run.emit("phase_started", phase="market_turn", seat=merchants[position + 1])
     else:

@@ -22,7 +22,7 @@ def actions(state: State) -> dict:
                     "must_act": True,
                     "moves": [{"type": "set_aside", "max_cards": MAX_SET_ASIDE}],
                 }
-    elif phase.kind == "market_turn":
+    elif phase.kind == "market_turn" and not phase.done:
         piles = {
             f"discard:{p}": len(state.zones[f"discard:{p}"])
             for p in range(state.config.discard_pile_count)

@@ -46,6 +46,8 @@ class RandomPlayers:
         if rnd.random() < JUNK_CHANCE:
             return self.junk(state)
         seats = [s for s, a in options.items() if a["moves"]]
+        if not seats:  # a complete phase held for its deadline
+            return {"type": "timeout"}
         seat = rnd.choice(seats)
         move = rnd.choice(options[seat]["moves"])
         return getattr(self, move["type"])(state, seat, move)
@@ -186,9 +188,15 @@ def squeeze_deck(state, events: list, keep: int) -> object:
 
 
 def play_game(
-    config: GameConfig, seed: str, rnd: random.Random, deep_every: int = 1, squeeze: bool = False
+    config: GameConfig,
+    seed: str,
+    rnd: random.Random,
+    deep_every: int = 1,
+    squeeze: bool = False,
+    hold: bool = False,
 ) -> dict:
-    """One full game; returns {"failures": [...], "steps": n, "events": n, ...}."""
+    """One full game; returns {"failures": [...], "steps": n, "events": n, ...}.
+    ``squeeze`` runs the deck dry; ``hold`` keeps complete phases until their deadline."""
     failures: list = []
     state, events = new_game(config, seed)
     if squeeze:
@@ -203,7 +211,7 @@ def play_game(
         command = players.command(state)
         before = state.to_json()
         try:
-            state, new_events = apply(state, command)
+            state, new_events = apply(state, command, auto_advance=not hold)
         except EngineError:
             refused += 1
             if state.to_json() != before:
@@ -274,7 +282,8 @@ def main(argv=None) -> int:
         )
         started = time.perf_counter()
         squeeze = rnd.random() < 0.25  # a quarter of games run the deck dry
-        result = play_game(config, game_seed, rnd, args.deep_every, squeeze)
+        hold = rnd.random() < 0.2  # some games wait for every deadline
+        result = play_game(config, game_seed, rnd, args.deep_every, squeeze, hold)
         durations.append((time.perf_counter() - started) * 1000)
         steps += result["steps"]
         if result["failures"]:

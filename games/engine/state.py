@@ -37,6 +37,7 @@ class MarketTurn:
     kind = "market_turn"
     seat: int
     since: int = 0
+    done: bool = False  # the turn is taken (the phase may wait for its deadline)
 
 
 @dataclass

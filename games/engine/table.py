@@ -15,9 +15,10 @@ DISCARD_PILE_KEEP = 5  # 1st edition: the top 5 of each pile stay when reshuffli
 class Run:
     """One command being applied: the working state and the events emitted."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, auto_advance: bool = True):
         self.state = state
         self.events: list[dict] = []
+        self.auto_advance = auto_advance  # see phases.py
 
     def emit(self, type: str, **data) -> dict:
         event = {"seq": self.state.seq, "type": type, **data}

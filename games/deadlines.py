@@ -1,0 +1,320 @@
+"""Phase deadlines: computing, pausing, extending, displaying and exporting them.
+
+Pure functions over timezone-aware datetimes; no Django, no database, no clock.
+The current instant is always passed in as ``now``. Every datetime returned is
+in UTC (``datetime.UTC``); naive datetimes are rejected with ``ValueError``.
+
+Local wall-clock rule (used for daily deadlines and for moving a deadline off a
+weekend): a local date and time is attached to the organizer's zone with
+``fold=0`` and then round-tripped through UTC.
+
+* A nonexistent local time (in the spring-forward gap, e.g. 02:30 on the last
+  Sunday of March in Europe/Paris) is read with the offset in force before the
+  gap, so it lands just after the gap: 02:30 becomes 03:30 local (01:30 UTC).
+* An ambiguous local time (repeated in the autumn fall-back) resolves to its
+  first occurrence, the one still on summer time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+__all__ = [
+    "MAX_EXTENSION",
+    "MODES",
+    "PHASE_KINDS",
+    "DeadlinePolicy",
+    "ExtensionError",
+    "extend",
+    "format_for",
+    "ics",
+    "phase_deadline",
+    "reminder_time",
+    "resume",
+]
+
+MODES = ("none", "duration", "daily")
+PHASE_KINDS = ("market", "market_turn", "load", "inspection")
+MAX_EXTENSION = timedelta(days=7)
+
+_SATURDAY = 5  # date.weekday(): Monday is 0, Saturday 5, Sunday 6
+_DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Zulu"})
+
+
+@dataclass(frozen=True)
+class DeadlinePolicy:
+    """How an organizer's game sets phase deadlines.
+
+    mode: "none" (no deadlines), "duration" (a fixed time per phase kind) or
+        "daily" (the next occurrence of a local wall-clock time).
+    durations: phase kind ("market", "market_turn", "load", "inspection") ->
+        timedelta, for mode "duration"; a kind not listed has no deadline.
+    daily_time: the local wall-clock time of the daily deadline (mode "daily").
+    timezone: the organizer's IANA zone, for daily times and for weekends.
+    skip_weekends: no deadline may fall on a Saturday or Sunday in `timezone`.
+    min_gap: daily mode: the deadline is the first daily time at least this far
+        after `now`.
+    reminder_before: remind players this long before the deadline (None: never).
+    """
+
+    mode: str = "none"
+    durations: dict = field(default_factory=dict)
+    daily_time: time | None = None
+    timezone: str = "UTC"
+    skip_weekends: bool = False
+    min_gap: timedelta = timedelta(hours=1)
+    reminder_before: timedelta | None = None
+
+
+class ExtensionError(ValueError):
+    """An extension that is not positive or exceeds the allowed maximum."""
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _utc(value: datetime, name: str) -> datetime:
+    """`value` converted to UTC; naive datetimes are a programming error."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{name} must be a timezone-aware datetime, got {value!r}")
+    return value.astimezone(UTC)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
+        raise ValueError(f"unknown time zone {name!r}") from exc
+
+
+def _local_to_utc(day: date, at: time, zone: tzinfo) -> datetime:
+    """The UTC instant of wall-clock `day` `at` in `zone` (see the module docstring).
+
+    fold=0 takes the pre-transition offset, so a time in a spring-forward gap is
+    pushed forward by the gap and an ambiguous fall-back time is its first occurrence.
+    """
+    local = datetime.combine(day, at.replace(tzinfo=None, fold=0)).replace(tzinfo=zone, fold=0)
+    return local.astimezone(UTC)
+
+
+def _is_weekend(day: date) -> bool:
+    return day.weekday() >= _SATURDAY
+
+
+def _human(delta: timedelta) -> str:
+    """A short English rendering of a duration: '7 days', '1 day 2 hours', '90 seconds'."""
+    seconds = int(delta.total_seconds())
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
+    return " ".join(parts) or "0 seconds"
+
+
+# -- computing deadlines ---------------------------------------------------------------
+
+
+def phase_deadline(policy: DeadlinePolicy, phase_kind: str, now: datetime) -> datetime | None:
+    """The deadline (UTC) of a phase of kind `phase_kind` starting at `now`, or None.
+
+    - "none": None.
+    - "duration": now + policy.durations[phase_kind]; a kind with no duration has
+      no deadline (None). With skip_weekends, a result on a Saturday or Sunday
+      (in policy.timezone) moves to the following Monday at the same local
+      wall-clock time.
+    - "daily": the first occurrence of policy.daily_time in policy.timezone that
+      is >= now + policy.min_gap, skipping Saturdays and Sundays if
+      skip_weekends. The UTC instant follows DST (Europe/Paris 18:00 is 17:00
+      UTC in winter, 16:00 UTC in summer). A daily time inside a spring-forward
+      gap resolves to just after the gap (02:30 -> 03:30 local); an ambiguous
+      fall-back time resolves to its first occurrence (fold=0).
+
+    Raises ValueError for an unknown mode or zone, a naive `now`, or mode
+    "daily" without a daily_time.
+    """
+    if policy.mode not in MODES:
+        raise ValueError(f"unknown deadline mode {policy.mode!r}; expected one of {MODES}")
+    now = _utc(now, "now")
+    if policy.mode == "none":
+        return None
+    zone = _zone(policy.timezone)
+    if policy.mode == "duration":
+        duration = policy.durations.get(phase_kind)
+        if duration is None:
+            return None
+        deadline = now + duration
+        if policy.skip_weekends:
+            local = deadline.astimezone(zone)
+            if _is_weekend(local.date()):
+                monday = local.date() + timedelta(days=7 - local.weekday())
+                deadline = _local_to_utc(monday, local.time(), zone)
+        return deadline
+    # mode == "daily"
+    if policy.daily_time is None:
+        raise ValueError("deadline mode 'daily' needs a daily_time")
+    earliest = now + policy.min_gap
+    # Start a day early: a gap around midnight can push a wall-clock time into the next day.
+    day = earliest.astimezone(zone).date() - timedelta(days=1)
+    while True:
+        if not (policy.skip_weekends and _is_weekend(day)):
+            candidate = _local_to_utc(day, policy.daily_time, zone)
+            if candidate >= earliest:
+                return candidate
+        day += timedelta(days=1)
+
+
+def reminder_time(
+    policy: DeadlinePolicy, deadline: datetime | None, now: datetime
+) -> datetime | None:
+    """When to remind players of `deadline` (UTC), or None.
+
+    None if there is no deadline, no reminder_before, or the reminder would fall
+    before `now` (the phase is shorter than the reminder lead: too late to help).
+    """
+    if deadline is None or policy.reminder_before is None:
+        return None
+    at = _utc(deadline, "deadline") - policy.reminder_before
+    return None if at < _utc(now, "now") else at
+
+
+def resume(deadline: datetime | None, paused_at: datetime, resumed_at: datetime) -> datetime | None:
+    """The deadline after a pause: shifted by the paused time (resumed_at - paused_at).
+
+    None stays None. A negative pause (resumed before paused) raises ValueError.
+    """
+    paused_for = _utc(resumed_at, "resumed_at") - _utc(paused_at, "paused_at")
+    if paused_for < timedelta(0):
+        raise ValueError(f"resumed_at ({resumed_at}) is before paused_at ({paused_at})")
+    if deadline is None:
+        return None
+    return _utc(deadline, "deadline") + paused_for
+
+
+def extend(
+    deadline: datetime | None,
+    by: timedelta,
+    now: datetime,
+    max_extension: timedelta = MAX_EXTENSION,
+) -> datetime:
+    """The deadline pushed back by `by`, which must be > 0 and <= `max_extension`.
+
+    Extends from `now` when there is no deadline yet or it has already passed.
+    Raises ExtensionError (a ValueError) when `by` is out of bounds.
+    """
+    if by <= timedelta(0):
+        raise ExtensionError(f"an extension must be longer than 0, got {by}")
+    if by > max_extension:
+        raise ExtensionError(
+            f"an extension may be at most {_human(max_extension)}, got {_human(by)}"
+        )
+    now = _utc(now, "now")
+    base = now if deadline is None else _utc(deadline, "deadline")
+    return max(base, now) + by
+
+
+# -- displaying and exporting ----------------------------------------------------------
+
+
+def _stamp(when: datetime, with_year: bool) -> str:
+    year = f" {when.year}" if with_year else ""
+    return (
+        f"{_DAY_NAMES[when.weekday()]} {when.day} {_MONTH_NAMES[when.month - 1]}{year}, "
+        f"{when:%H:%M}"
+    )
+
+
+def format_for(when: datetime, tz_name: str) -> dict:
+    """`when` for display to a player in zone `tz_name` (unknown zones fall back to UTC).
+
+    {"local": "Mon 23 Nov 2026, 18:00 (Europe/Paris)",
+     "utc": "Mon 23 Nov, 17:00 UTC",
+     "is_utc": False}
+    Day names and months are English regardless of locale; is_utc is True when
+    the local rendering is UTC itself (so a template can show a single line).
+    """
+    when = _utc(when, "when")
+    try:
+        zone = _zone(tz_name) if tz_name else None
+    except ValueError:
+        zone = None
+    if zone is None or zone.key in _UTC_NAMES:
+        zone_label, zone = "UTC", ZoneInfo("UTC")
+    else:
+        zone_label = zone.key
+    local = when.astimezone(zone)
+    return {
+        "local": f"{_stamp(local, with_year=True)} ({zone_label})",
+        "utc": f"{_stamp(when, with_year=False)} UTC",
+        "is_utc": zone_label == "UTC",
+    }
+
+
+def _ics_text(value: str) -> str:
+    """Escape a TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma, newline."""
+    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return value.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
+
+
+def _ics_uri(value: str) -> str:
+    """A URI value is not TEXT (no escaping), but must not break the line structure."""
+    return value.replace("\r", "").replace("\n", "")
+
+
+def _ics_time(value: datetime) -> str:
+    return f"{value:%Y%m%dT%H%M%SZ}"
+
+
+def _fold(line: str) -> str:
+    """Fold a content line to at most 75 octets per physical line (RFC 5545 §3.1).
+
+    Continuation lines start with a single space; UTF-8 sequences are never split.
+    """
+    out: list[str] = []
+    current, size, limit = "", 0, 75
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > limit:
+            out.append(current)
+            current, size, limit = " ", 1, 75
+        current += char
+        size += width
+    out.append(current)
+    return "\r\n".join(out)
+
+
+def ics(summary: str, when: datetime, uid: str, url: str, now: datetime) -> str:
+    """A one-event iCalendar (RFC 5545) document for a deadline at `when`.
+
+    The event starts at `when` (UTC), lasts 15 minutes, links to `url` and
+    carries a display alarm one hour before. DTSTAMP is `now`. Lines are
+    CRLF-terminated and folded at 75 octets; TEXT values are escaped.
+    """
+    start = _utc(when, "when")
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//sheriff_pbem//deadline//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "BEGIN:VEVENT",
+        f"UID:{_ics_text(uid)}",
+        f"DTSTAMP:{_ics_time(_utc(now, 'now'))}",
+        f"DTSTART:{_ics_time(start)}",
+        f"DTEND:{_ics_time(start + timedelta(minutes=15))}",
+        f"SUMMARY:{_ics_text(summary)}",
+        f"URL:{_ics_uri(url)}",
+        f"DESCRIPTION:{_ics_text(url)}",
+        "BEGIN:VALARM",
+        "ACTION:DISPLAY",
+        f"DESCRIPTION:{_ics_text(summary)}",
+        "TRIGGER:-PT1H",
+        "END:VALARM",
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ]
+    return "".join(_fold(line) + "\r\n" for line in lines)
