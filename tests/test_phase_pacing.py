@@ -1,7 +1,9 @@
 """A game whose phases last until their deadline: with auto_advance=False a
 complete phase waits, and the timeout command moves it on without blaming anyone."""
 
-from games.engine import GameConfig, actions, apply, awaiting, new_game
+import pytest
+
+from games.engine import EngineError, GameConfig, actions, apply, awaiting, new_game
 
 SEED = "3c" * 32
 
@@ -36,11 +38,8 @@ def test_a_first_edition_market_turn_taken_waits_and_cannot_be_taken_twice():
     seat = state.phase.seat
     state, _ = apply(state, {"type": "market_turn", "seat": seat, "cards": []}, auto_advance=False)
     assert state.phase.kind == "market_turn" and state.phase.done and awaiting(state) == []
-    try:
+    with pytest.raises(EngineError) as refused:
         apply(state, {"type": "market_turn", "seat": seat, "cards": []}, auto_advance=False)
-    except Exception as error:  # noqa: BLE001 - asserting the code below
-        assert error.code == "not_your_turn"
-    else:
-        raise AssertionError("a second market turn was accepted")
+    assert refused.value.code == "not_your_turn"
     state, _ = apply(state, {"type": "timeout"})
     assert state.phase.kind == "market_turn" and state.phase.seat != seat
