@@ -7,8 +7,9 @@ conversation in the player's mail app.
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from games import engine, links, presenters
+from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
 from games.narrate import Narrator
 
@@ -18,6 +19,8 @@ HEADLINES = {
     "your_move": "Your move",
     "deal": "Your offer was accepted",
     "offer": "A new offer concerns you",
+    "reminder": "Reminder: your move is due soon",
+    "welcome": "You have joined the game",
 }
 
 
@@ -62,4 +65,31 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "text": render_to_string("emails/message.txt", context),
         "html": render_to_string("emails/message.html", context),
         "headers": thread_headers(game, seat, key) if key else {},
+        "attachments": _deadline_ics(game, seat, key) if kind != "game_over" else [],
+    }
+
+
+def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
+    """The deadline as a calendar event, so it can land in the player's calendar."""
+    if game.phase_deadline is None:
+        return []
+    content = deadlines.ics(
+        summary=f"Sheriff of Nottingham: your move in {game.name}",
+        when=game.phase_deadline,
+        uid=f"{game.thread_token}.s{seat.index}.p{game.phase_since}@{_domain()}",
+        url=links.seat_url(seat),
+        now=timezone.now(),
+    )
+    return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
+
+
+def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
+    """To the organizer: a seat keeps missing its deadlines."""
+    context = {"game": game, "seat": seat, "missed": game.miss_alert_after}
+    return {
+        "to": game.organizer_email,
+        "subject": f"{game.subject} — {seat.name} is missing deadlines",
+        "text": render_to_string("emails/miss_alert.txt", context),
+        "html": render_to_string("emails/miss_alert.html", context),
+        "headers": {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"},
     }

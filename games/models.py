@@ -28,11 +28,52 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # When the current phase's deadline falls (UTC); none until deadlines are configured.
+
+    # --- deadlines, set by the organizer -------------------------------------------
+    class DeadlineMode(models.TextChoices):
+        NONE = "none", "No deadlines"
+        DURATION = "duration", "A duration per phase"
+        DAILY = "daily", "A fixed time every day"
+
+    deadline_mode = models.CharField(
+        max_length=8, choices=DeadlineMode.choices, default=DeadlineMode.NONE
+    )
+    market_minutes = models.PositiveIntegerField(
+        default=24 * 60, help_text="2nd edition market (everyone at once), in minutes."
+    )
+    market_turn_minutes = models.PositiveIntegerField(
+        default=12 * 60, help_text="Each 1st edition market turn (one player), in minutes."
+    )
+    load_minutes = models.PositiveIntegerField(default=24 * 60, help_text="Load and declare.")
+    inspection_minutes = models.PositiveIntegerField(default=24 * 60, help_text="Inspection.")
+    daily_time = models.TimeField(
+        null=True, blank=True, help_text="Daily mode: the local time every deadline falls at."
+    )
+    deadline_timezone = models.CharField(
+        max_length=64, default="UTC", help_text="The zone of the daily time and of weekends."
+    )
+    skip_weekends = models.BooleanField(default=False, help_text="No deadline on Sat or Sun.")
+    reminder_minutes = models.PositiveIntegerField(
+        default=0, help_text="Remind seats that still owe a move this long before (0: never)."
+    )
+    advance_early = models.BooleanField(
+        default=True, help_text="Start the next phase as soon as every required move is in."
+    )
+    miss_alert_after = models.PositiveSmallIntegerField(
+        default=2, help_text="Email the organizer when a seat misses this many deadlines in a row."
+    )
+    # --- the current phase's timing (the database is the source of truth) -----------
+    phase_since = models.PositiveIntegerField(default=0, editable=False)
     phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+    reminder_at = models.DateTimeField(null=True, blank=True, editable=False)
+    paused_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "phase_deadline"]),
+            models.Index(fields=["status", "reminder_at"]),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -61,6 +102,7 @@ class Seat(models.Model):
     link_version = models.PositiveIntegerField(default=1)
     # The last event this seat's emails have told it about ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
+    missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["game", "index"]

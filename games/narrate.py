@@ -216,6 +216,9 @@ class Narrator:
         who = ", ".join(self.names[s] if s != self.viewer else "you" for s in e["seats"])
         return f"Time ran out for {who}: the default move was made (timed out)."
 
+    def _noted(self, e):
+        return f"Organizer: {e['text']}"
+
     def _round_ended(self, e):
         return f"Round {e['round']} is over."
 

@@ -16,6 +16,7 @@ from games.engine import actions
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+REMINDER, WELCOME = "reminder", "welcome"
 PRIORITY = (GAME_OVER, YOUR_MOVE, DEAL, OFFER)
 
 log = logging.getLogger(__name__)
@@ -61,12 +62,39 @@ def record(game: Game, state, events: list) -> list:
     if not due:
         return []
     seats = {seat.index: seat for seat in game.seats.all()}
+    return _record(
+        game, state, [(seats[i], kind, cause) for i, (kind, cause) in sorted(due.items())]
+    )
+
+
+def record_reminders(game: Game, state, awaited: list) -> list:
+    """One reminder per seat and phase, to the seats that still owe a move."""
+    seats = game.seats.filter(index__in=awaited)
+    return _record(game, state, [(s, REMINDER, f"remind{state.phase.since}") for s in seats])
+
+
+def record_welcome(game: Game, seat: Seat, state) -> list:
+    """The current email, for a player who has just taken over a seat."""
+    return _record(game, state, [(seat, WELCOME, f"welcome{seat.link_version}")])
+
+
+def record_miss_alert(game: Game, seat: Seat) -> list:
+    """Tell the organizer a seat keeps missing its deadlines (once per streak)."""
+    key = f"g{game.pk}:alert:s{seat.index}:v{game.version}"
+    if OutboxEmail.objects.filter(key=key).exists():
+        return []
+    message = emails.render_miss_alert(game, seat, key)
+    email = OutboxEmail.objects.create(game=game, seat=None, key=key, **message)
+    transaction.on_commit(lambda: _send_after_commit([email.pk]))
+    return [email]
+
+
+def _record(game: Game, state, wanted: list) -> list:
     created = []
-    for index, (kind, cause) in sorted(due.items()):
-        seat = seats[index]
-        key = f"g{game.pk}:s{index}:{cause}"
+    for seat, kind, cause in wanted:
+        key = f"g{game.pk}:s{seat.index}:{cause}"
         if OutboxEmail.objects.filter(key=key).exists():
-            continue
+            continue  # this cause has its email already: never two
         message = emails.render(game, seat, state, kind, key)
         created.append(OutboxEmail.objects.create(game=game, seat=seat, key=key, **message))
         Seat.objects.filter(pk=seat.pk).update(notified_seq=state.seq)

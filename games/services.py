@@ -9,11 +9,13 @@ Sending happens after commit (``games.tasks``).
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from games import engine, notifications
+from games import deadlines, engine, notifications
 from games.engine import EngineError
 from games.models import Game, GameEvent, Seat, Submission
 
@@ -70,8 +72,12 @@ def create_game(
     config: dict,
     seed: str | None = None,
     organizer_email: str = "",
+    timing: dict | None = None,
+    now=None,
 ) -> Game:
-    """Create and start a game; the first emails are owed in the same commit."""
+    """Create and start a game; the first emails are owed in the same commit.
+    ``timing`` holds Game deadline settings (deadline_mode, load_minutes, ...)."""
+    now = now or timezone.now()
     config = {**config, "players": len(players)}
     state, events = engine.new_game(config, seed)  # EngineError for a bad config
     with transaction.atomic():
@@ -82,7 +88,12 @@ def create_game(
             version=state.seq,
             seed_sha256=state.seed_sha256,
             organizer_email=organizer_email,
+            **(timing or {}),
         )
+        first_phase = _timing(game, state, now)
+        Game.objects.filter(pk=game.pk).update(**first_phase)
+        for field, value in first_phase.items():
+            setattr(game, field, value)
         Seat.objects.bulk_create(
             Seat(
                 game=game,
@@ -110,12 +121,48 @@ def _store_events(game: Game, events: list) -> None:
     )
 
 
-def _commit_state(game: Game, state, events: list) -> None:
-    """Append the events and move the snapshot forward, compare-and-set."""
-    _store_events(game, events)
-    fields = {"state": state.to_dict(), "version": state.seq, "updated_at": timezone.now()}
+def policy(game: Game) -> deadlines.DeadlinePolicy:
+    """The organizer's deadline settings, as the pure deadline arithmetic takes them."""
+    minutes = {
+        "market": game.market_minutes,
+        "market_turn": game.market_turn_minutes,
+        "load": game.load_minutes,
+        "inspection": game.inspection_minutes,
+    }
+    return deadlines.DeadlinePolicy(
+        mode=game.deadline_mode,
+        durations={kind: timedelta(minutes=m) for kind, m in minutes.items() if m},
+        daily_time=game.daily_time,
+        timezone=game.deadline_timezone,
+        skip_weekends=game.skip_weekends,
+        reminder_before=timedelta(minutes=game.reminder_minutes) if game.reminder_minutes else None,
+    )
+
+
+def _timing(game: Game, state, now) -> dict:
+    """A new phase gets its deadline and reminder time; the same phase keeps them."""
     if state.is_over():
-        fields.update(status=Game.Status.FINISHED, finished_at=timezone.now())
+        return {"phase_since": state.phase.since, "phase_deadline": None, "reminder_at": None}
+    if state.phase.since == game.phase_since:
+        return {}
+    rules = policy(game)
+    deadline = deadlines.phase_deadline(rules, state.phase.kind, now)
+    return {
+        "phase_since": state.phase.since,
+        "phase_deadline": deadline,
+        "reminder_at": deadlines.reminder_time(rules, deadline, now),
+    }
+
+
+def _commit_state(game: Game, state, events: list, now=None) -> None:
+    """Append the events and move the snapshot forward, compare-and-set on the
+    version; a new phase gets its deadline from the database's clock of record."""
+    now = now or timezone.now()
+    _store_events(game, events)
+    fields = {"state": state.to_dict(), "version": state.seq, "updated_at": now}
+    fields.update(_timing(game, state, now))
+    if state.is_over():
+        fields.update(status=Game.Status.FINISHED, finished_at=now)
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", "The game changed meanwhile; please try again.")
@@ -123,7 +170,7 @@ def _commit_state(game: Game, state, events: list) -> None:
         setattr(game, name, value)
 
 
-def submit(seat: Seat, command: dict, *, version: int, key: str) -> Outcome:
+def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Outcome:
     """Apply a seat's command. ``version`` is the phase version the page was
     rendered for (``view["phase"]["since"]``): moves of other seats within the
     same phase do not make a page stale, a new phase does. ``key`` is the form's
@@ -140,7 +187,9 @@ def submit(seat: Seat, command: dict, *, version: int, key: str) -> Outcome:
                 repeated=True,
             )
         command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
-        outcome = _apply_for_seat(game, command, version)
+        outcome = _apply_for_seat(game, command, version, now)
+        if outcome.accepted and seat.missed_in_a_row:
+            Seat.objects.filter(pk=seat.pk).update(missed_in_a_row=0)
         Submission.objects.create(
             game=game,
             seat=seat,
@@ -154,7 +203,7 @@ def submit(seat: Seat, command: dict, *, version: int, key: str) -> Outcome:
     return outcome
 
 
-def _apply_for_seat(game: Game, command: dict, version: int) -> Outcome:
+def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
     if game.status != Game.Status.ACTIVE:
         return Outcome(False, "game_not_active", "This game is no longer in play.", game.version)
     state = game.engine_state()
@@ -166,24 +215,186 @@ def _apply_for_seat(game: Game, command: dict, version: int) -> Outcome:
             game.version,
         )
     try:
-        state, events = engine.apply(state, command)
+        state, events = engine.apply(state, command, auto_advance=game.advance_early)
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
-    _commit_state(game, state, events)
+    _commit_state(game, state, events, now)
     notifications.record(game, state, events)
     return Outcome(True, version=game.version)
 
 
-def advance(game_id: int, *, expected_version: int | None = None) -> bool:
-    """Apply the missed-move defaults (the deadline passed). Compare-and-set on
-    the version: a duplicate or late call for a version already gone does nothing."""
+def advance(
+    game_id: int, *, expected_version: int | None = None, now=None, force: bool = False
+) -> bool:
+    """The deadline passed: apply the missed-move defaults and move on.
+
+    Compare-and-set: nothing happens unless the game is still at
+    ``expected_version`` (when given), active, not paused and past its deadline
+    (unless ``force``, the organizer's "advance now"). So a task delivered twice,
+    a sweep racing an early advance, or two workers make exactly one transition."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.ACTIVE:
             return False
         if expected_version is not None and expected_version != game.version:
             return False
-        state, events = engine.apply(game.engine_state(), {"type": "timeout"})
-        _commit_state(game, state, events)
+        due = game.phase_deadline is not None and game.phase_deadline <= now
+        if not force and (game.paused_at is not None or not due):
+            return False
+        state = game.engine_state()
+        missed = engine.awaiting(state)
+        state, events = engine.apply(state, {"type": "timeout"})
+        _commit_state(game, state, events, now)
         notifications.record(game, state, events)
+        _count_missed(game, missed)
     return True
+
+
+def _count_missed(game: Game, seats: list) -> None:
+    """One more missed deadline in a row for each seat; alert the organizer once
+    a seat reaches the game's threshold."""
+    if not seats:
+        return
+    Seat.objects.filter(game=game, index__in=seats).update(missed_in_a_row=F("missed_in_a_row") + 1)
+    if game.miss_alert_after and game.organizer_email:
+        for seat in Seat.objects.filter(
+            game=game, index__in=seats, missed_in_a_row=game.miss_alert_after
+        ):
+            notifications.record_miss_alert(game, seat)
+
+
+def send_reminders(game_id: int, *, now=None) -> int:
+    """Remind the seats that still owe a move, once per seat and phase."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        due = game.reminder_at is not None and game.reminder_at <= now
+        if game.status != Game.Status.ACTIVE or game.paused_at is not None or not due:
+            return 0
+        state = game.engine_state()
+        sent = notifications.record_reminders(game, state, engine.awaiting(state))
+        Game.objects.filter(pk=game.pk).update(reminder_at=None)
+    return len(sent)
+
+
+# --- the organizer's controls ----------------------------------------------------------
+# Each takes the version the organizer's page showed: a double-submitted form
+# finds the version moved on (every control writes a note to the game log) and
+# does nothing the second time.
+
+
+def _control(game_id: int, expected_version: int, note: str, change, now) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.version != expected_version:
+            raise ServiceError("stale", "The game changed meanwhile; nothing was done.")
+        if game.status != Game.Status.ACTIVE:
+            raise ServiceError("not_active", "This game is no longer in play.")
+        fields = change(game) or {}
+        state, events = engine.apply(game.engine_state(), {"type": "note", "text": note})
+        _commit_state(game, state, events, now)
+        if fields:
+            Game.objects.filter(pk=game.pk).update(**fields)
+            for name, value in fields.items():
+                setattr(game, name, value)
+    return game
+
+
+def pause(game_id: int, *, expected_version: int, now=None) -> Game:
+    now = now or timezone.now()
+
+    def change(game):
+        if game.paused_at is not None:
+            raise ServiceError("already_paused", "The game is already paused.")
+        return {"paused_at": now}
+
+    return _control(game_id, expected_version, "The game is paused.", change, now)
+
+
+def resume(game_id: int, *, expected_version: int, now=None) -> Game:
+    """The deadline (and the reminder) shift by the time spent paused."""
+    now = now or timezone.now()
+
+    def change(game):
+        if game.paused_at is None:
+            raise ServiceError("not_paused", "The game is not paused.")
+        return {
+            "paused_at": None,
+            "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
+            "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
+        }
+
+    return _control(game_id, expected_version, "The game resumes.", change, now)
+
+
+def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> Game:
+    now = now or timezone.now()
+    try:
+        game = Game.objects.get(pk=game_id)
+        new_deadline = deadlines.extend(game.phase_deadline, by, now)
+    except deadlines.ExtensionError as error:
+        raise ServiceError("bad_extension", str(error)) from None
+    shown = deadlines.format_for(new_deadline, "UTC")["utc"]
+
+    def change(game):
+        reminder = deadlines.reminder_time(policy(game), new_deadline, now)
+        return {"phase_deadline": new_deadline, "reminder_at": reminder}
+
+    return _control(game_id, expected_version, f"The deadline is extended to {shown}.", change, now)
+
+
+def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
+    now = now or timezone.now()
+    game = _control(
+        game_id, expected_version, "The organizer moves the game on now.", lambda game: None, now
+    )
+    advance(game.pk, expected_version=game.version, now=now, force=True)
+    return Game.objects.get(pk=game_id)
+
+
+def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
+    now = now or timezone.now()
+
+    def change(game):
+        return {
+            "status": Game.Status.CANCELLED,
+            "phase_deadline": None,
+            "reminder_at": None,
+            "finished_at": now,
+        }
+
+    return _control(game_id, expected_version, "The organizer cancelled the game.", change, now)
+
+
+def replace_player(
+    seat_id: int,
+    *,
+    expected_version: int,
+    name: str,
+    email: str,
+    timezone_name: str = "UTC",
+    now=None,
+) -> Seat:
+    """A new person takes the seat: every earlier link is revoked and the new
+    player gets the current email."""
+    now = now or timezone.now()
+    seat = Seat.objects.select_related("game").get(pk=seat_id)
+    new = parse_player(f"{name} <{email}> {timezone_name}")
+    note = f"{new.name} takes over seat {seat.index + 1} from {seat.name}."
+
+    def change(game):
+        Seat.objects.filter(pk=seat.pk).update(
+            name=new.name,
+            email=new.email,
+            timezone=new.timezone,
+            link_version=F("link_version") + 1,
+            notified_seq=0,
+            missed_in_a_row=0,
+        )
+
+    game = _control(seat.game_id, expected_version, note, change, now)
+    seat.refresh_from_db()
+    with transaction.atomic():
+        notifications.record_welcome(game, seat, game.engine_state())
+    return seat

@@ -1,9 +1,19 @@
-"""Celery tasks. They hold no state of their own: the database is the source of
-truth, so a duplicated or lost task is harmless (the beat sweep catches up)."""
+"""Celery tasks. The database is the source of truth: tasks carry no state of
+their own, so a duplicated, late or lost task is harmless — every transition
+is a compare-and-set, and the beat sweep finds whatever is overdue again.
+
+No task is scheduled far ahead (with a Redis broker, long ETAs are redelivered
+after the visibility timeout and lost when Redis restarts): the sweep runs
+every second and hands each overdue game to a worker.
+"""
 
 from celery import shared_task
+from django.utils import timezone
 
-from games import outbox
+from games import outbox, services
+from games.models import Game
+
+SWEEP_BATCH = 1000
 
 
 @shared_task(ignore_result=True)
@@ -18,3 +28,31 @@ def sweep_outbox() -> int:
     for pk in pending:
         outbox.deliver(pk)
     return len(pending)
+
+
+@shared_task(ignore_result=True)
+def advance_game(game_id: int, version: int) -> bool:
+    """Apply the defaults of a passed deadline, if the game is still at ``version``."""
+    return services.advance(game_id, expected_version=version)
+
+
+@shared_task(ignore_result=True)
+def remind_game(game_id: int) -> int:
+    return services.send_reminders(game_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Hand every overdue phase and every due reminder to the workers."""
+    now = timezone.now()
+    active = Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
+    overdue = list(
+        active.filter(phase_deadline__lte=now)
+        .order_by("phase_deadline")
+        .values_list("pk", "version")[:SWEEP_BATCH]
+    )
+    for pk, version in overdue:
+        advance_game.delay(pk, version)
+    for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:
+        remind_game.delay(pk)
+    return len(overdue)

@@ -93,7 +93,7 @@ def test_every_form_has_its_own_one_time_key_and_the_page_version(client, game):
 
 def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
     for _ in range(8):  # deadlines pass: the defaults fill a few rounds of the log
-        services.advance(game.pk)
+        services.advance(game.pk, force=True)
     path = path_of(seat(game, 1))
     latest = client.get(path)
     every = client.get(path + "?log=all")
@@ -309,7 +309,7 @@ def test_the_sheriff_may_ask_only_for_face_up_goods_and_a_merchant_may_withdraw(
 
 def test_the_game_over_page_shows_scores_and_the_revealed_seed(client, game):
     while fresh(game).status == Game.Status.ACTIVE:
-        services.advance(game.pk)
+        services.advance(game.pk, force=True)
     response = client.get(path_of(seat(game, 2)))
     html = response.content.decode()
     assert "Final scores" in html and "Winner" in html

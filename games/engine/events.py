@@ -205,6 +205,7 @@ _HANDLERS = {
     "bag_goods_settled": _bag_goods_settled,
     "debt_settled": _log_only,
     "timed_out": _log_only,
+    "noted": _log_only,
     "round_ended": _log_only,
     "game_ended": _game_ended,
 }

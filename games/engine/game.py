@@ -83,6 +83,8 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     if kind == "timeout":
         time_out(run)
+    elif kind == "note":
+        note(run, command)
     elif kind in COMMANDS:
         COMMANDS[kind](run, command)
     else:
@@ -107,6 +109,19 @@ def time_out(run: Run) -> None:
     run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands])
     for command in commands:
         COMMANDS[command["type"]](run, command)
+
+
+MAX_NOTE = 300
+
+
+def note(run: Run, command: dict) -> None:
+    """The organizer's word in the game log (pause, extension, replaced player...)."""
+    text = command.get("text")
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_NOTE:
+        raise EngineError("bad_command", f"A note is 1 to {MAX_NOTE} characters of text.")
+    if run.state.is_over():
+        raise EngineError("game_over", "The game is over.")
+    run.emit("noted", text=text)
 
 
 def default_commands(state: State) -> list:

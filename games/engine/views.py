@@ -33,6 +33,7 @@ PUBLIC_EVENTS = {
     "timed_out",
     "round_ended",
     "game_ended",
+    "noted",
 }
 
 

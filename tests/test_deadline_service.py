@@ -1,0 +1,204 @@
+"""Deadlines, reminders, missed moves and the organizer's controls, with an
+injected clock (no worker needed)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core import mail
+
+from games import links, services
+from games.models import Game, GameEvent, OutboxEmail, Seat
+from tests.mailplay import deliver_pending
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
+PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+TIMING = {
+    "deadline_mode": "duration",
+    "market_minutes": 60,
+    "load_minutes": 120,
+    "inspection_minutes": 30,
+    "reminder_minutes": 20,
+    "miss_alert_after": 2,
+}
+
+
+def new_game(**timing):
+    return services.create_game(
+        name="Clockwork",
+        players=PLAYERS,
+        config={"edition": 2},
+        seed="d1" * 32,
+        organizer_email="org@example.org",
+        timing={**TIMING, **timing},
+        now=T0,
+    )
+
+
+def fresh(game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def log_types(game) -> list:
+    return list(GameEvent.objects.filter(game=game).values_list("type", flat=True))
+
+
+def test_a_new_phase_gets_its_deadline_and_reminder_time():
+    game = new_game()
+    assert game.phase_deadline == T0 + timedelta(minutes=60)
+    assert game.reminder_at == T0 + timedelta(minutes=40)
+
+
+def test_no_deadline_mode_sets_none():
+    game = new_game(deadline_mode="none")
+    assert game.phase_deadline is None and game.reminder_at is None
+
+
+def test_the_deadline_fires_only_once_it_has_passed_and_applies_the_defaults():
+    game = new_game()
+    assert not services.advance(game.pk, now=T0 + timedelta(minutes=59))
+    assert services.advance(game.pk, now=T0 + timedelta(minutes=60))
+    game = fresh(game)
+    assert game.engine_state().phase.kind == "load"
+    assert "timed_out" in log_types(game)
+    assert game.phase_deadline == T0 + timedelta(minutes=60 + 120)
+
+
+def test_the_same_advance_delivered_twice_makes_one_transition():
+    game = new_game()
+    version = game.version
+    later = T0 + timedelta(hours=1)
+    assert services.advance(game.pk, expected_version=version, now=later)
+    assert not services.advance(game.pk, expected_version=version, now=later)
+    assert fresh(game).engine_state().phase.kind == "load"
+
+
+def test_reminders_go_once_to_the_seats_that_still_owe_a_move():
+    game = new_game()
+    ben = game.seats.get(index=1)
+    services.submit(
+        ben,
+        {"type": "set_aside", "cards": []},
+        version=game.engine_state().phase.since,
+        key="ben",
+        now=T0,
+    )
+    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=39)) == 0
+    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=40)) == 1  # Cid only
+    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=41)) == 0
+    reminders = OutboxEmail.objects.filter(key__contains=":remind")
+    assert [r.to for r in reminders] == ["cid@example.org"]
+
+
+def test_the_organizer_is_alerted_once_when_a_seat_misses_deadlines_in_a_row():
+    game = new_game(miss_alert_after=2)
+    now = T0
+    for _ in range(2):  # market, then load: Ben and Cid miss both
+        now = fresh(game).phase_deadline
+        assert services.advance(game.pk, now=now)
+    alerts = OutboxEmail.objects.filter(to="org@example.org")
+    assert sorted(a.subject.split("— ")[1] for a in alerts) == [
+        "Ben is missing deadlines",
+        "Cid is missing deadlines",
+    ]
+    assert Seat.objects.get(game=game, index=1).missed_in_a_row == 2
+
+
+def test_a_move_resets_the_missed_count():
+    game = new_game()
+    services.advance(game.pk, now=T0 + timedelta(hours=1))
+    ben = Seat.objects.get(game=game, index=1)
+    assert ben.missed_in_a_row == 1
+    state = fresh(game).engine_state()
+    card = state.hand(1)[0]
+    services.submit(
+        ben,
+        {"type": "load_bag", "cards": [card], "declared": "apples", "count": 1},
+        version=state.phase.since,
+        key="load",
+        now=T0 + timedelta(hours=1),
+    )
+    assert Seat.objects.get(pk=ben.pk).missed_in_a_row == 0
+
+
+def test_pause_and_resume_shift_the_deadline_by_the_paused_time():
+    game = new_game()
+    paused = services.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=10))
+    assert not services.advance(game.pk, now=T0 + timedelta(hours=5))  # paused: no deadline
+    resumed = services.resume(
+        game.pk, expected_version=paused.version, now=T0 + timedelta(hours=3, minutes=10)
+    )
+    assert resumed.phase_deadline == T0 + timedelta(hours=4)
+    assert resumed.reminder_at == T0 + timedelta(hours=3, minutes=40)
+    assert log_types(game).count("noted") == 2
+
+
+def test_extend_is_bounded_and_safe_against_a_double_submit():
+    game = new_game()
+    with pytest.raises(services.ServiceError):
+        services.extend(game.pk, expected_version=game.version, by=timedelta(days=8), now=T0)
+    extended = services.extend(
+        game.pk, expected_version=game.version, by=timedelta(hours=2), now=T0
+    )
+    assert extended.phase_deadline == T0 + timedelta(hours=3)
+    with pytest.raises(services.ServiceError, match="changed meanwhile"):
+        services.extend(game.pk, expected_version=game.version, by=timedelta(hours=2), now=T0)
+    assert fresh(game).phase_deadline == T0 + timedelta(hours=3)
+
+
+def test_advance_now_applies_the_defaults_before_the_deadline():
+    game = new_game()
+    services.advance_now(game.pk, expected_version=game.version, now=T0)
+    assert fresh(game).engine_state().phase.kind == "load"
+
+
+def test_replacing_a_player_revokes_old_links_and_sends_the_current_email(client):
+    game = new_game()
+    seat = game.seats.get(index=1)
+    old_link = links.seat_url(seat).replace("http://testserver", "")
+    deliver_pending()
+    services.replace_player(
+        seat.pk,
+        expected_version=game.version,
+        name="Bea",
+        email="bea@example.org",
+        timezone_name="Europe/Rome",
+        now=T0,
+    )
+    assert client.get(old_link).status_code == 410
+    deliver_pending()
+    welcome = [m for m in mail.outbox if m.to == ["bea@example.org"]]
+    assert len(welcome) == 1 and "You have joined the game" in welcome[0].body
+    assert "Bea takes over seat 2 from Ben." in [
+        e.data.get("text") for e in GameEvent.objects.filter(game=game, type="noted")
+    ]
+
+
+def test_cancel_stops_the_game_and_its_deadlines():
+    game = new_game()
+    cancelled = services.cancel(game.pk, expected_version=game.version, now=T0)
+    assert cancelled.status == Game.Status.CANCELLED and cancelled.phase_deadline is None
+    assert not services.advance(game.pk, now=T0 + timedelta(days=1))
+
+
+def test_a_game_without_early_advance_holds_a_complete_phase_until_its_deadline():
+    game = new_game(advance_early=False)
+    since = game.engine_state().phase.since
+    for index in (1, 2):
+        seat = game.seats.get(index=index)
+        services.submit(
+            seat, {"type": "set_aside", "cards": []}, version=since, key=f"s{index}", now=T0
+        )
+    assert fresh(game).engine_state().phase.kind == "market"
+    assert services.advance(game.pk, now=T0 + timedelta(hours=1))
+    assert fresh(game).engine_state().phase.kind == "load"
+    assert "timed_out" not in log_types(game)
+
+
+def test_emails_carry_the_deadline_as_a_calendar_event():
+    new_game()
+    deliver_pending()
+    message = mail.outbox[0]
+    assert message.attachments and message.attachments[0][0] == "deadline.ics"
+    assert "DTSTART:20261123T100000Z" in message.attachments[0][1]
