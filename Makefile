@@ -1,6 +1,6 @@
 VENV ?= .venv
 PY = $(VENV)/bin/python
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 
 # `make run`: the development site (see scripts/dev-run.sh).
 DEBUG ?= 1
