@@ -5,6 +5,7 @@ Game state changes only through ``games.services``; the admin is read-mostly.
 
 import secrets
 
+from django.core.validators import MinValueValidator
 from django.db import models
 
 from games.engine import GameConfig, State
@@ -53,8 +54,11 @@ class Game(models.Model):
         max_length=64, default="UTC", help_text="The zone of the daily time and of weekends."
     )
     skip_weekends = models.BooleanField(default=False, help_text="No deadline on Sat or Sun.")
-    reminder_minutes = models.PositiveIntegerField(
-        default=0, help_text="Remind seats that still owe a move this long before (0: never)."
+    reminder_minutes = models.FloatField(
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text="Remind seats that still owe a move this many minutes before (0: never; "
+        "fractions allowed, e.g. 0.5).",
     )
     advance_early = models.BooleanField(
         default=True, help_text="Start the next phase as soon as every required move is in."
