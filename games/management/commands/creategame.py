@@ -1,9 +1,46 @@
 """Create and start a game from the command line; the first emails go out."""
 
+from argparse import ArgumentTypeError
+from datetime import datetime, time
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.core.management.base import BaseCommand, CommandError
 
-from games import links, services
+from games import deadlines, links, services
 from games.engine import EngineError
+
+# Game field and what it times; an option left out keeps the Game's default.
+MINUTE_OPTIONS = (
+    ("market_minutes", "2nd edition market (everyone at once)"),
+    ("market_turn_minutes", "each 1st edition market turn"),
+    ("load_minutes", "load and declare"),
+    ("inspection_minutes", "inspection"),
+)
+
+
+def _minutes(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if number < 0:
+        raise ArgumentTypeError(f"must be 0 or more: {value!r}")
+    return number
+
+
+def _hh_mm(value: str) -> time:
+    try:
+        return datetime.strptime(value, "%H:%M").time()
+    except ValueError:
+        raise ArgumentTypeError(f"write the time as HH:MM, e.g. 18:00 (got {value!r})") from None
+
+
+def _zone(value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ArgumentTypeError(f"unknown time zone {value!r}") from None
+    return value
 
 
 class Command(BaseCommand):
@@ -19,8 +56,59 @@ class Command(BaseCommand):
         parser.add_argument("--remove-ten", action="store_true")
         parser.add_argument("--seed", help="hex seed (default: a secret random one)")
         parser.add_argument("--organizer", default="", help="organizer's email")
+        timing = parser.add_argument_group("deadlines")
+        timing.add_argument(
+            "--deadlines",
+            choices=("none", "duration", "daily"),
+            default="none",
+            dest="deadline_mode",
+            help="none (default), a duration per phase, or a fixed time every day",
+        )
+        for field, what in MINUTE_OPTIONS:
+            timing.add_argument(
+                "--" + field.replace("_", "-"),
+                type=_minutes,
+                dest=field,
+                help=f"duration mode: minutes for {what} (0: no deadline)",
+            )
+        timing.add_argument("--daily-time", type=_hh_mm, help="daily mode: HH:MM local time")
+        timing.add_argument(
+            "--deadline-timezone", type=_zone, help="zone of the daily time and weekends (UTC)"
+        )
+        timing.add_argument(
+            "--skip-weekends", action="store_true", help="no deadline on Sat or Sun"
+        )
+        timing.add_argument(
+            "--reminder-minutes", type=_minutes, help="remind this long before (0: never)"
+        )
+        timing.add_argument(
+            "--no-early-advance",
+            action="store_false",
+            dest="advance_early",
+            help="hold a complete phase until its deadline",
+        )
+        timing.add_argument(
+            "--miss-alert-after",
+            type=_minutes,
+            help="email the organizer after this many missed deadlines in a row",
+        )
 
     def handle(self, *args, **options):
+        if options["deadline_mode"] == "daily" and options["daily_time"] is None:
+            raise CommandError("--deadlines daily needs --daily-time HH:MM.")
+        timing = {
+            "deadline_mode": options["deadline_mode"],
+            "skip_weekends": options["skip_weekends"],
+            "advance_early": options["advance_early"],
+        }
+        optional = (
+            *(field for field, _ in MINUTE_OPTIONS),
+            "daily_time",
+            "deadline_timezone",
+            "reminder_minutes",
+            "miss_alert_after",
+        )
+        timing.update({f: options[f] for f in optional if options.get(f) is not None})
         try:
             players = [services.parse_player(p) for p in options["players"]]
             game = services.create_game(
@@ -35,9 +123,13 @@ class Command(BaseCommand):
                 },
                 seed=options["seed"],
                 organizer_email=options["organizer"],
+                timing=timing,
             )
         except (ValueError, EngineError) as error:
             raise CommandError(getattr(error, "message", str(error))) from None
         self.stdout.write(self.style.SUCCESS(f"Game {game.pk} '{game.name}' started."))
+        if game.phase_deadline is not None:
+            shown = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
+            self.stdout.write(f"  First deadline: {shown['local']} ({shown['utc']})")
         for seat in game.seats.all():
             self.stdout.write(f"  {seat.name} <{seat.email}>: {links.seat_url(seat)}")
