@@ -10,7 +10,7 @@ PORT ?= 8000
 # pytest-django creates (and drops) its own database test_<name>, so the role
 # needs CREATEDB.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
-TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
 .PHONY: venv lint test test-services run migrate demo simulate
 

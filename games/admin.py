@@ -63,13 +63,27 @@ class SeatInline(admin.TabularInline):
 
 
 class DeadlineSettingsMixin:
-    """Validation shared by the add and change forms' deadline settings."""
+    """The add and change forms' deadline settings: a setting left empty takes the
+    Game's default; the zone must be a known IANA zone; daily mode needs a time."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in TIMING_FIELDS:
+            field = self.fields.get(name)
+            model_field = Game._meta.get_field(name)
+            if field is not None and model_field.has_default() and field.required:
+                field.required = False
 
     def clean_deadline_timezone(self):
-        return _check_zone(self.cleaned_data.get("deadline_timezone"))
+        return _check_zone(self.cleaned_data.get("deadline_timezone") or "UTC")
 
     def clean(self):
         cleaned = super().clean()
+        for name in TIMING_FIELDS:
+            if name in self.fields and cleaned.get(name) in (None, "") and name not in self.errors:
+                model_field = Game._meta.get_field(name)
+                if model_field.has_default():
+                    cleaned[name] = model_field.get_default()
         if cleaned.get("deadline_mode") == Game.DeadlineMode.DAILY and not cleaned.get(
             "daily_time"
         ):

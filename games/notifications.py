@@ -90,14 +90,16 @@ def record_miss_alert(game: Game, seat: Seat) -> list:
 
 
 def _record(game: Game, state, wanted: list) -> list:
-    created = []
-    for seat, kind, cause in wanted:
-        key = f"g{game.pk}:s{seat.index}:{cause}"
-        if OutboxEmail.objects.filter(key=key).exists():
-            continue  # this cause has its email already: never two
-        message = emails.render(game, seat, state, kind, key)
-        created.append(OutboxEmail.objects.create(game=game, seat=seat, key=key, **message))
-        Seat.objects.filter(pk=seat.pk).update(notified_seq=state.seq)
+    """Owe the emails: rows only, rendered when sent (outbox.deliver), so that a
+    move or a deadline commits quickly. A cause that has its email already gets
+    no second one."""
+    owed_now = {f"g{game.pk}:s{seat.index}:{cause}": (seat, kind) for seat, kind, cause in wanted}
+    existing = set(OutboxEmail.objects.filter(key__in=owed_now).values_list("key", flat=True))
+    created = OutboxEmail.objects.bulk_create(
+        OutboxEmail(game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject)
+        for key, (seat, kind) in owed_now.items()
+        if key not in existing
+    )
     if created:
         ids = [email.pk for email in created]
         transaction.on_commit(lambda: _send_after_commit(ids))

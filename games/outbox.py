@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import OutboxEmail
+from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,19 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
     return message
 
 
+def render(email: OutboxEmail, now) -> None:
+    """Write an owed email's body from its seat's view of the game as it is now."""
+    from games import emails
+
+    game, seat = email.game, email.seat
+    message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
+    for field in ("to", "subject", "text", "html", "headers", "attachments"):
+        setattr(email, field, message[field])
+    email.rendered_at = now
+    email.save()  # kept even if the send fails, so a retry sends the same words
+    Seat.objects.filter(pk=seat.pk).update(notified_seq=game.version)
+
+
 def deliver(pk: int, now=None) -> str:
     """Send one owed email if it is due. Returns what happened."""
     now = now or timezone.now()
@@ -59,6 +72,8 @@ def deliver(pk: int, now=None) -> str:
             return "not pending"
         if email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
+        if email.rendered_at is None and email.seat_id is not None:
+            render(email, now)
         message = build_message(email)
         try:
             message.send()

@@ -1,5 +1,6 @@
 """Create and start a game from the command line; the first emails go out."""
 
+import math
 from argparse import ArgumentTypeError
 from datetime import datetime, time
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -26,6 +27,17 @@ def _minutes(value: str) -> int:
     if number < 0:
         raise ArgumentTypeError(f"must be 0 or more: {value!r}")
     return number
+
+
+def _reminder(value: str) -> int | float:
+    """Minutes, fractions allowed (0.5 is 30 seconds)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise ArgumentTypeError(f"not a number: {value!r}") from None
+    if not (math.isfinite(number) and number >= 0):
+        raise ArgumentTypeError(f"must be 0 or more: {value!r}")
+    return int(number) if number.is_integer() else number
 
 
 def _hh_mm(value: str) -> time:
@@ -79,7 +91,7 @@ class Command(BaseCommand):
             "--skip-weekends", action="store_true", help="no deadline on Sat or Sun"
         )
         timing.add_argument(
-            "--reminder-minutes", type=_minutes, help="remind this long before (0: never)"
+            "--reminder-minutes", type=_reminder, help="remind this long before (0: never)"
         )
         timing.add_argument(
             "--no-early-advance",
