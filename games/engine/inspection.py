@@ -152,24 +152,23 @@ def make_offer(run: Run, command: dict) -> None:
     )
 
 
-def revise_offer(run: Run, command: dict) -> None:
-    state = run.state
+def _own_open_offer(state, command: dict, verb: str) -> tuple[int, dict]:
     checks.require_phase(state, "inspection")
     seat = checks.require_seat(state, command)
     offer = _offer(state, command)
     if offer["proposer"] != seat:
-        raise EngineError("not_offer_proposer", "Only whoever made an offer can change it.")
-    terms = _parse_terms(state, offer["payer"], seat, command.get("terms"))
+        raise EngineError("not_offer_proposer", f"Only whoever made an offer can {verb} it.")
+    return seat, offer
+
+
+def revise_offer(run: Run, command: dict) -> None:
+    seat, offer = _own_open_offer(run.state, command, "change")
+    terms = _parse_terms(run.state, offer["payer"], seat, command.get("terms"))
     run.emit("offer_revised", offer=offer["id"], revision=offer["revision"] + 1, terms=terms)
 
 
 def withdraw_offer(run: Run, command: dict) -> None:
-    state = run.state
-    checks.require_phase(state, "inspection")
-    seat = checks.require_seat(state, command)
-    offer = _offer(state, command)
-    if offer["proposer"] != seat:
-        raise EngineError("not_offer_proposer", "Only whoever made an offer can withdraw it.")
+    _, offer = _own_open_offer(run.state, command, "withdraw")
     run.emit("offer_withdrawn", offers=[offer["id"]])
 
 
