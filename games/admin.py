@@ -51,7 +51,8 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "name", "email", "timezone", "language", "link_version", "link")
-    readonly_fields = ("index", "link_version", "link")
+    # A new person at a seat goes through "Replace a player", which revokes the old links.
+    readonly_fields = ("index", "name", "email", "link_version", "link")
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

@@ -1,6 +1,11 @@
 """Organizers create games with the creategame command or in the admin; the
 game starts at once and its first emails are owed."""
 
+import re
+from datetime import timedelta
+from io import StringIO
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
@@ -73,3 +78,103 @@ def test_the_admin_creates_and_starts_a_game(client):
     assert OutboxEmail.objects.filter(game=game).count() == 3
     page = client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200 and "/play/" in page.content.decode()
+
+
+def test_creategame_takes_deadline_settings():
+    call_command(
+        "creategame",
+        "--name",
+        "Timed",
+        "--player",
+        "Ann <ann@example.org>",
+        "--player",
+        "Ben <ben@example.org>",
+        "--player",
+        "Cid <cid@example.org>",
+        "--deadlines",
+        "duration",
+        "--market-minutes",
+        "30",
+        "--reminder-minutes",
+        "10",
+        "--no-early-advance",
+        stdout=StringIO(),
+    )
+    game = Game.objects.get(name="Timed")
+    assert (game.deadline_mode, game.market_minutes, game.reminder_minutes) == ("duration", 30, 10)
+    assert not game.advance_early and game.load_minutes == 24 * 60  # the default stays
+    assert game.phase_deadline - game.created_at < timedelta(minutes=31)
+    assert game.phase_deadline - game.created_at > timedelta(minutes=29)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--deadlines", "daily"], "--daily-time"),
+        (["--deadlines", "daily", "--daily-time", "25:00"], "HH:MM"),
+        (["--deadline-timezone", "Mars/Base"], "unknown time zone"),
+        (["--market-minutes", "-5"], "0 or more"),
+    ],
+)
+def test_creategame_refuses_bad_deadline_settings(extra, message):
+    args = ["creategame", "--name", "Bad"]
+    for p in ("Ann <a@example.org>", "Ben <b@example.org>", "Cid <c@example.org>"):
+        args += ["--player", p]
+    with pytest.raises(CommandError, match=message):
+        call_command(*args, *extra)
+    assert not Game.objects.exists()
+
+
+ADMIN_GAME = {
+    "name": "Timed admin game",
+    "organizer_email": "org@example.org",
+    "players": "Ann <ann@example.org>\nBen <ben@example.org>\nCid <cid@example.org>",
+    "edition": "2",
+    "first_sheriff": "0",
+    "seed": "",
+    "deadline_mode": "daily",
+    "market_minutes": "1440",
+    "market_turn_minutes": "720",
+    "load_minutes": "1440",
+    "inspection_minutes": "1440",
+    "daily_time": "18:00",
+    "deadline_timezone": "Europe/Paris",
+    "skip_weekends": "on",
+    "reminder_minutes": "120",
+    "advance_early": "on",
+    "miss_alert_after": "2",
+}
+
+
+def test_the_admin_add_form_takes_deadline_settings(client):
+    User.objects.create_superuser("org", "org@example.org", "pw")
+    client.login(username="org", password="pw")
+    form = client.get("/admin/games/game/add/").content.decode()
+    assert 'name="deadline_mode"' in form
+    assert re.search(r'<input type="checkbox" name="advance_early"[^>]* checked>', form)
+    response = client.post("/admin/games/game/add/", ADMIN_GAME)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(name="Timed admin game")
+    assert (game.deadline_mode, game.deadline_timezone, game.skip_weekends) == (
+        "daily",
+        "Europe/Paris",
+        True,
+    )
+    assert game.phase_deadline is not None and game.reminder_at is not None
+    local = game.phase_deadline.astimezone(ZoneInfo("Europe/Paris"))
+    assert local.strftime("%H:%M") == "18:00" and local.weekday() < 5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"deadline_timezone": "Mars/Base"}, "Unknown time zone"),
+        ({"daily_time": ""}, "Daily deadlines need a time of day"),
+    ],
+)
+def test_the_admin_add_form_refuses_bad_deadline_settings(client, change, message):
+    User.objects.create_superuser("org", "org@example.org", "pw")
+    client.login(username="org", password="pw")
+    response = client.post("/admin/games/game/add/", {**ADMIN_GAME, **change})
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not Game.objects.exists()
