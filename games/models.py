@@ -71,6 +71,8 @@ class Game(models.Model):
     phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
     reminder_at = models.DateTimeField(null=True, blank=True, editable=False)
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the sweep last handed this overdue phase to a worker (see tasks.sweep_deadlines).
+    advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

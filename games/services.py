@@ -151,6 +151,7 @@ def _timing(game: Game, state, now) -> dict:
         "phase_since": state.phase.since,
         "phase_deadline": deadline,
         "reminder_at": deadlines.reminder_time(rules, deadline, now),
+        "advance_queued_at": None,
     }
 
 
@@ -322,6 +323,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
         return {
             "paused_at": None,
             "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
+            "advance_queued_at": None,
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
         }
 
@@ -339,7 +341,7 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
 
     def change(game):
         reminder = deadlines.reminder_time(policy(game), new_deadline, now)
-        return {"phase_deadline": new_deadline, "reminder_at": reminder}
+        return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
 
     return _control(game_id, expected_version, f"The deadline is extended to {shown}.", change, now)
 

@@ -8,9 +8,11 @@ every second and hands each overdue game to a worker.
 """
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import outbox, services
@@ -22,6 +24,9 @@ SWEEP_BATCH = 1000
 # Overdue games advanced per task: one commit for the chunk (a savepoint per game),
 # so that a thousand deadlines falling in the same second are not a thousand fsyncs.
 ADVANCE_CHUNK = 20
+# An overdue game handed to a worker is not handed again before this: no pile of
+# duplicates behind a busy worker, yet a task lost with Redis is given again.
+REQUEUE_AFTER = timedelta(seconds=30)
 
 
 @shared_task(ignore_result=True)
@@ -67,11 +72,13 @@ def sweep_deadlines() -> int:
     """Hand every overdue phase and every due reminder to the workers."""
     now = timezone.now()
     active = Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
+    not_queued = Q(advance_queued_at=None) | Q(advance_queued_at__lt=now - REQUEUE_AFTER)
     overdue = list(
-        active.filter(phase_deadline__lte=now)
+        active.filter(not_queued, phase_deadline__lte=now)
         .order_by("phase_deadline")
         .values_list("pk", "version")[:SWEEP_BATCH]
     )
+    Game.objects.filter(pk__in=[pk for pk, _ in overdue]).update(advance_queued_at=now)
     for start in range(0, len(overdue), ADVANCE_CHUNK):
         advance_games.delay(overdue[start : start + ADVANCE_CHUNK])
     for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:

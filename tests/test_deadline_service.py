@@ -202,3 +202,25 @@ def test_emails_carry_the_deadline_as_a_calendar_event():
     message = mail.outbox[0]
     assert message.attachments and message.attachments[0][0] == "deadline.ics"
     assert "DTSTART:20261123T100000Z" in message.attachments[0][1]
+
+
+def test_the_sweep_hands_an_overdue_game_out_once_and_again_only_if_it_was_lost():
+    from unittest import mock
+
+    from games import tasks
+
+    game = new_game()
+    handed = []
+    with (
+        mock.patch.object(tasks.advance_games, "delay", side_effect=handed.append),
+        mock.patch.object(tasks.remind_game, "delay"),
+    ):
+        for seconds in (3600, 3601, 3602):  # overdue since T0 + 1 h; the worker is slow
+            with mock.patch(
+                "games.tasks.timezone.now", return_value=T0 + timedelta(seconds=seconds)
+            ):
+                tasks.sweep_deadlines()
+        assert handed == [[(game.pk, game.version)]]
+        with mock.patch("games.tasks.timezone.now", return_value=T0 + timedelta(seconds=3640)):
+            tasks.sweep_deadlines()  # the task was lost (Redis restarted): handed out again
+    assert handed == [[(game.pk, game.version)]] * 2
