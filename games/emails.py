@@ -42,7 +42,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     the events since its last email, never from the raw state."""
     view = engine.view_for(state, seat.index)
     names = list(game.seats.order_by("index").values_list("name", flat=True))
-    recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gt=seat.notified_seq)]
+    recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq)]
     lines = Narrator(names, seat.index).lines(engine.project_log(state, recent, seat.index))
     context = {
         "game": game,

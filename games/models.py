@@ -106,7 +106,7 @@ class Seat(models.Model):
     language = models.CharField(max_length=8, default="en")
     # Bumping the version revokes every link sent before.
     link_version = models.PositiveIntegerField(default=1)
-    # The last event this seat's emails have told it about ("what just happened").
+    # The first event this seat's emails have not told it about yet ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
     missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
 

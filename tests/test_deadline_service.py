@@ -224,3 +224,12 @@ def test_the_sweep_hands_an_overdue_game_out_once_and_again_only_if_it_was_lost(
         with mock.patch("games.tasks.timezone.now", return_value=T0 + timedelta(seconds=3640)):
             tasks.sweep_deadlines()  # the task was lost (Redis restarted): handed out again
     assert handed == [[(game.pk, game.version)]] * 2
+
+
+def test_the_next_email_tells_what_timed_out():
+    game = new_game()
+    deliver_pending()
+    services.advance(game.pk, now=T0 + timedelta(hours=1))
+    deliver_pending()
+    latest = [m for m in mail.outbox if m.to == ["ben@example.org"]][-1]
+    assert "Time ran out for you, Cid" in latest.body
