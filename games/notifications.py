@@ -107,10 +107,10 @@ def _record(game: Game, state, wanted: list) -> list:
 
 
 def _send_after_commit(ids: list) -> None:
-    from games.tasks import send_email
+    """One task for the emails of one move: fewer broker round trips than one each."""
+    from games.tasks import send_emails
 
-    for pk in ids:
-        try:
-            send_email.delay(pk)
-        except Exception:  # broker down: the outbox sweep sends it later
-            log.warning("could not enqueue email %s; the sweep will send it", pk, exc_info=True)
+    try:
+        send_emails.delay(ids)
+    except Exception:  # broker down: the outbox sweep sends them later
+        log.warning("could not enqueue emails %s; the sweep will send them", ids, exc_info=True)

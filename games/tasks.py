@@ -30,8 +30,9 @@ REQUEUE_AFTER = timedelta(seconds=30)
 
 
 @shared_task(ignore_result=True)
-def send_email(pk: int) -> str:
-    return outbox.deliver(pk)
+def send_emails(pks: list) -> int:
+    """Send the emails one move made owed; each is delivered (and locked) on its own."""
+    return sum(outbox.deliver(pk) == "sent" for pk in pks)
 
 
 @shared_task(ignore_result=True)
