@@ -45,6 +45,18 @@ def worker():
     broker.flushdb()
 
 
+@pytest.fixture(autouse=True)
+def drained(worker):
+    """Let the worker finish what a test queued before the database is flushed
+    between tests (a task still running then would deadlock with the flush)."""
+    yield
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    deadline = time.monotonic() + 10
+    while broker.llen("celery") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # the last task taken off the queue finishes
+
+
 class Beat:
     """Calls the deadline sweep every half second while the test runs."""
 
