@@ -58,24 +58,29 @@ def owed(state, events: list) -> dict:
 def record(game: Game, state, events: list) -> list:
     """Write the owed emails to the outbox (call inside the move's transaction);
     they are sent after commit."""
-    due = owed(state, events)
-    if not due:
-        return []
-    seats = {seat.index: seat for seat in game.seats.all()}
-    return _record(
-        game, state, [(seats[i], kind, cause) for i, (kind, cause) in sorted(due.items())]
-    )
+    return record_many([(game, list(game.seats.all()), state, events)])
+
+
+def record_many(moves: list) -> list:
+    """``record`` for several games at once: ``moves`` holds (game, seats, state,
+    events); two queries whatever their number."""
+    wanted = []
+    for game, seats, state, events in moves:
+        by_index = {seat.index: seat for seat in seats}
+        for index, (kind, cause) in sorted(owed(state, events).items()):
+            wanted.append((game, by_index[index], kind, cause))
+    return _record_all(wanted)
 
 
 def record_reminders(game: Game, state, awaited: list) -> list:
     """One reminder per seat and phase, to the seats that still owe a move."""
     seats = game.seats.filter(index__in=awaited)
-    return _record(game, state, [(s, REMINDER, f"remind{state.phase.since}") for s in seats])
+    return _record_all([(game, s, REMINDER, f"remind{state.phase.since}") for s in seats])
 
 
 def record_welcome(game: Game, seat: Seat, state) -> list:
     """The current email, for a player who has just taken over a seat."""
-    return _record(game, state, [(seat, WELCOME, f"welcome{seat.link_version}")])
+    return _record_all([(game, seat, WELCOME, f"welcome{seat.link_version}")])
 
 
 def record_miss_alert(game: Game, seat: Seat) -> list:
@@ -89,15 +94,20 @@ def record_miss_alert(game: Game, seat: Seat) -> list:
     return [email]
 
 
-def _record(game: Game, state, wanted: list) -> list:
-    """Owe the emails: rows only, rendered when sent (outbox.deliver), so that a
-    move or a deadline commits quickly. A cause that has its email already gets
-    no second one."""
-    owed_now = {f"g{game.pk}:s{seat.index}:{cause}": (seat, kind) for seat, kind, cause in wanted}
+def _record_all(wanted: list) -> list:
+    """Owe the emails (game, seat, kind, cause): rows only, rendered when sent
+    (outbox.deliver), so that a move or a deadline commits quickly. A cause that
+    has its email already gets no second one."""
+    owed_now = {
+        f"g{game.pk}:s{seat.index}:{cause}": (game, seat, kind)
+        for game, seat, kind, cause in wanted
+    }
+    if not owed_now:
+        return []
     existing = set(OutboxEmail.objects.filter(key__in=owed_now).values_list("key", flat=True))
     created = OutboxEmail.objects.bulk_create(
         OutboxEmail(game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject)
-        for key, (seat, kind) in owed_now.items()
+        for key, (game, seat, kind) in owed_now.items()
         if key not in existing
     )
     if created:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import deadlines, engine, notifications
@@ -155,15 +155,21 @@ def _timing(game: Game, state, now) -> dict:
     }
 
 
+def _moved_on(game: Game, state, now) -> dict:
+    """The Game fields a new state changes: snapshot, version, the new phase's timing."""
+    fields = {"state": state.to_dict(), "version": state.seq, "updated_at": now}
+    fields.update(_timing(game, state, now))
+    if state.is_over():
+        fields.update(status=Game.Status.FINISHED, finished_at=now)
+    return fields
+
+
 def _commit_state(game: Game, state, events: list, now=None) -> None:
     """Append the events and move the snapshot forward, compare-and-set on the
     version; a new phase gets its deadline from the database's clock of record."""
     now = now or timezone.now()
     _store_events(game, events)
-    fields = {"state": state.to_dict(), "version": state.seq, "updated_at": now}
-    fields.update(_timing(game, state, now))
-    if state.is_over():
-        fields.update(status=Game.Status.FINISHED, finished_at=now)
+    fields = _moved_on(game, state, now)
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", "The game changed meanwhile; please try again.")
@@ -233,35 +239,80 @@ def advance(
     ``expected_version`` (when given), active, not paused and past its deadline
     (unless ``force``, the organizer's "advance now"). So a task delivered twice,
     a sweep racing an early advance, or two workers make exactly one transition."""
+    return advance_many([(game_id, expected_version)], now=now, force=force) == 1
+
+
+# Every Game field a transition may change (see _moved_on).
+TRANSITION_FIELDS = [
+    "state",
+    "version",
+    "updated_at",
+    "phase_since",
+    "phase_deadline",
+    "reminder_at",
+    "advance_queued_at",
+    "status",
+    "finished_at",
+]
+
+
+def advance_many(targets: list, *, now=None, force: bool = False) -> int:
+    """``advance`` for (game id, expected version) pairs in one transaction, with
+    set-wide queries: a thousand deadlines falling in the same second must not
+    be a thousand round trips each. Rows are locked in id order (no deadlock
+    between two chunks). Returns how many games moved on."""
     now = now or timezone.now()
+    expected = dict(targets)
     with transaction.atomic():
-        game = _locked(game_id)
-        if game.status != Game.Status.ACTIVE:
-            return False
-        if expected_version is not None and expected_version != game.version:
-            return False
-        due = game.phase_deadline is not None and game.phase_deadline <= now
-        if not force and (game.paused_at is not None or not due):
-            return False
-        state = game.engine_state()
-        missed = engine.awaiting(state)
-        state, events = engine.apply(state, {"type": "timeout"})
-        _commit_state(game, state, events, now)
-        notifications.record(game, state, events)
-        _count_missed(game, missed)
-    return True
+        locked = (
+            Game.objects.select_for_update()
+            .filter(pk__in=expected, status=Game.Status.ACTIVE)
+            .order_by("pk")
+        )
+        due = [
+            game
+            for game in locked
+            if expected[game.pk] in (None, game.version)
+            and (
+                force
+                or (
+                    game.paused_at is None
+                    and game.phase_deadline is not None
+                    and game.phase_deadline <= now
+                )
+            )
+        ]
+        if not due:
+            return 0
+        seats: dict[int, list] = {}
+        for seat in Seat.objects.filter(game__in=due):
+            seats.setdefault(seat.game_id, []).append(seat)
+        rows, moves, missed = [], [], Q(pk__in=[])
+        for game in due:
+            state = game.engine_state()
+            late = engine.awaiting(state)
+            state, events = engine.apply(state, {"type": "timeout"})
+            rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
+            for name, value in _moved_on(game, state, now).items():
+                setattr(game, name, value)
+            moves.append((game, seats[game.pk], state, events))
+            if late:
+                missed |= Q(game=game, index__in=late)
+        GameEvent.objects.bulk_create(rows)
+        Game.objects.bulk_update(due, TRANSITION_FIELDS)
+        notifications.record_many(moves)
+        _count_missed({game.pk: game for game in due}, missed)
+    return len(due)
 
 
-def _count_missed(game: Game, seats: list) -> None:
-    """One more missed deadline in a row for each seat; alert the organizer once
-    a seat reaches the game's threshold."""
-    if not seats:
+def _count_missed(games: dict, missed: Q) -> None:
+    """One more missed deadline in a row for each seat in ``missed``; the organizer
+    is alerted once a seat reaches its game's threshold."""
+    if Seat.objects.filter(missed).update(missed_in_a_row=F("missed_in_a_row") + 1) == 0:
         return
-    Seat.objects.filter(game=game, index__in=seats).update(missed_in_a_row=F("missed_in_a_row") + 1)
-    if game.miss_alert_after and game.organizer_email:
-        for seat in Seat.objects.filter(
-            game=game, index__in=seats, missed_in_a_row=game.miss_alert_after
-        ):
+    for seat in Seat.objects.filter(missed):
+        game = games[seat.game_id]
+        if game.organizer_email and seat.missed_in_a_row == game.miss_alert_after:
             notifications.record_miss_alert(game, seat)
 
 

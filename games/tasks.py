@@ -11,7 +11,6 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -53,14 +52,17 @@ def advance_game(game_id: int, version: int) -> bool:
 @shared_task(ignore_result=True)
 def advance_games(targets: list) -> int:
     """Advance a chunk of overdue games, each still at its given version."""
-    advanced = 0
-    with transaction.atomic():
+    try:
+        return services.advance_many([tuple(t) for t in targets])
+    except Exception:  # one broken game must not hold up the others: one by one
+        log.exception("chunk advance failed; advancing %d games one by one", len(targets))
+        advanced = 0
         for game_id, version in targets:
             try:
                 advanced += services.advance(game_id, expected_version=version)
-            except Exception:  # one broken game must not hold up the others
+            except Exception:
                 log.exception("could not advance game %s", game_id)
-    return advanced
+        return advanced
 
 
 @shared_task(ignore_result=True)
