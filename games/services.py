@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from games import deadlines, engine, notifications
@@ -287,7 +287,7 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
         seats: dict[int, list] = {}
         for seat in Seat.objects.filter(game__in=due):
             seats.setdefault(seat.game_id, []).append(seat)
-        rows, moves, missed = [], [], Q(pk__in=[])
+        rows, moves, missed = [], [], []
         for game in due:
             state = game.engine_state()
             late = engine.awaiting(state)
@@ -296,8 +296,7 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
             for name, value in _moved_on(game, state, now).items():
                 setattr(game, name, value)
             moves.append((game, seats[game.pk], state, events))
-            if late:
-                missed |= Q(game=game, index__in=late)
+            missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
         GameEvent.objects.bulk_create(rows)
         Game.objects.bulk_update(due, TRANSITION_FIELDS)
         notifications.record_many(moves)
@@ -305,12 +304,13 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
     return len(due)
 
 
-def _count_missed(games: dict, missed: Q) -> None:
-    """One more missed deadline in a row for each seat in ``missed``; the organizer
+def _count_missed(games: dict, seat_ids: list) -> None:
+    """One more missed deadline in a row for each of these seats; the organizer
     is alerted once a seat reaches its game's threshold."""
-    if Seat.objects.filter(missed).update(missed_in_a_row=F("missed_in_a_row") + 1) == 0:
+    if not seat_ids:
         return
-    for seat in Seat.objects.filter(missed):
+    Seat.objects.filter(pk__in=seat_ids).update(missed_in_a_row=F("missed_in_a_row") + 1)
+    for seat in Seat.objects.filter(pk__in=seat_ids):
         game = games[seat.game_id]
         if game.organizer_email and seat.missed_in_a_row == game.miss_alert_after:
             notifications.record_miss_alert(game, seat)

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 SWEEP_BATCH = 1000
 # Overdue games advanced per task: one commit for the chunk (a savepoint per game),
 # so that a thousand deadlines falling in the same second are not a thousand fsyncs.
-ADVANCE_CHUNK = 20
+ADVANCE_CHUNK = 50
 # An overdue game handed to a worker is not handed again before this: no pile of
 # duplicates behind a busy worker, yet a task lost with Redis is given again.
 REQUEUE_AFTER = timedelta(seconds=30)

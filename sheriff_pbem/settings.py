@@ -119,7 +119,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed worker's task is redelivere
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 1.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 0.5},
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 5.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
