@@ -11,7 +11,7 @@ The real measurement runs on PostgreSQL + Redis::
 
     createdb -h 127.0.0.1 -U postgres bench
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench
-    export REDIS_URL=redis://127.0.0.1:6379/0 DEBUG=1
+    export REDIS_URL=redis://127.0.0.1:6379/14 DEBUG=1
     .venv/bin/python manage.py migrate
     .venv/bin/python manage.py bench_deadlines --games 1000 --concurrency 2
 
