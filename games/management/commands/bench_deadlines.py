@@ -67,7 +67,7 @@ class Command(BaseCommand):
         "Measure deadline lateness and last-move-to-email latency with a real Celery "
         "worker and beat. Run on PostgreSQL + Redis: `createdb -h 127.0.0.1 -U postgres "
         "bench`, then with DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench "
-        "REDIS_URL=redis://127.0.0.1:6379/0 run `manage.py migrate` and this command."
+        "REDIS_URL=redis://127.0.0.1:6379/14 run `manage.py migrate` and this command."
     )
 
     def add_arguments(self, parser):
