@@ -11,6 +11,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -76,12 +77,16 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     active = Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
     not_queued = Q(advance_queued_at=None) | Q(advance_queued_at__lt=now - REQUEUE_AFTER)
-    overdue = list(
-        active.filter(not_queued, phase_deadline__lte=now)
-        .order_by("phase_deadline")
-        .values_list("pk", "version")[:SWEEP_BATCH]
-    )
-    Game.objects.filter(pk__in=[pk for pk, _ in overdue]).update(advance_queued_at=now)
+    # Claim and read together: a game advanced meanwhile (new phase, new deadline)
+    # must not be marked as queued, or its next deadline would wait for REQUEUE_AFTER.
+    with transaction.atomic():
+        overdue = list(
+            active.filter(not_queued, phase_deadline__lte=now)
+            .select_for_update(skip_locked=True)
+            .order_by("phase_deadline")
+            .values_list("pk", "version")[:SWEEP_BATCH]
+        )
+        Game.objects.filter(pk__in=[pk for pk, _ in overdue]).update(advance_queued_at=now)
     for start in range(0, len(overdue), ADVANCE_CHUNK):
         advance_games.delay(overdue[start : start + ADVANCE_CHUNK])
     for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:
