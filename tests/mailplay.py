@@ -3,13 +3,13 @@ they lead to, read its forms, fill one in and post it — as a player would."""
 
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from urllib.parse import urlparse
 
 from django.core import mail
 
 from games import outbox
 from games.models import OutboxEmail
+from tests.fixtures_pages import forms_of
 
 LINK = re.compile(r"https?://[^\s\"'<>]+/play/[^\s\"'<>]+/")
 
@@ -52,49 +52,23 @@ class Form:
         return self.fields.get("move") or self.submit.get("move", "")
 
 
-class FormReader(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.forms: list[Form] = []
-        self.current: Form | None = None
-        self.select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("method", "get").lower() == "post":
-            self.current = Form(action=a.get("action", ""))
-            self.forms.append(self.current)
-        if self.current is None:
-            return
-        kind = a.get("type", "text")
-        name = a.get("name")
-        if tag == "input" and name:
-            if kind == "checkbox":
-                self.current.checkboxes.setdefault(name, []).append(a.get("value", "on"))
-            elif kind == "radio":
-                self.current.radios.setdefault(name, []).append(a.get("value", ""))
-            elif kind == "submit":
-                self.current.submit[name] = a.get("value", "")
-            else:
-                self.current.fields[name] = a.get("value", "")
-        elif tag == "button" and name:
-            self.current.submit[name] = a.get("value", "")
-        elif tag == "textarea" and name:
-            self.current.fields[name] = ""
-        elif tag == "select" and name:
-            self.select = name
-            self.current.selects[name] = []
-        elif tag == "option" and self.select:
-            self.current.selects[self.select].append(a.get("value", ""))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.current = None
-        elif tag == "select":
-            self.select = None
-
-
 def forms_in(html: str) -> list:
-    reader = FormReader()
-    reader.feed(html)
-    return reader.forms
+    """The page's forms, read by the page tests' reader, grouped by input kind."""
+    forms = []
+    for read in forms_of(html):
+        form = Form(action="")
+        for name, value, kind, _ in read.fields:
+            if not name:
+                continue
+            if kind == "checkbox":
+                form.checkboxes.setdefault(name, []).append(value or "on")
+            elif kind == "radio":
+                form.radios.setdefault(name, []).append(value)
+            elif kind == "select":
+                form.selects[name] = read.options.get(name, [])
+            elif kind == "submit":
+                form.submit[name] = value
+            else:
+                form.fields[name] = value
+        forms.append(form)
+    return forms
