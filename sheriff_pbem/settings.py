@@ -108,6 +108,9 @@ if CELERY_BROKER_URL == "filesystem://":
         "processed_folder": str(VAR_DIR / "celery-processed"),
         "control_folder": str(VAR_DIR / "celery-control"),
         "store_processed": False,
+        # The default (1 s) sleeps after any empty read, which lets a queue fed
+        # twice a second by the beat fall further and further behind.
+        "polling_interval": 0.1,
     }
     for _folder in (_queue, VAR_DIR / "celery-processed", VAR_DIR / "celery-control"):
         _folder.mkdir(parents=True, exist_ok=True)
