@@ -1,6 +1,6 @@
 VENV ?= .venv
 PY = $(VENV)/bin/python
-PYTEST_ARGS ?= -n 2 --dist loadgroup
+PYTEST_ARGS ?= -n 2
 
 # `make run`: the development site (see scripts/dev-run.sh).
 DEBUG ?= 1
@@ -25,12 +25,14 @@ $(VENV)/.installed: pyproject.toml
 lint: venv
 	$(PY) -m ruff check .
 
+# The real-worker tests run after the rest, in a single process of their own.
 test: venv lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_ARGS) -m "not real_worker"
+	$(PY) -m pytest -p no:xdist -m real_worker
 
 test-services: venv lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REQUIRE_SERVICES=1 \
-		$(PY) -m pytest $(PYTEST_ARGS)
+		$(MAKE) test
 
 run: venv
 	DEBUG=$(DEBUG) PORT=$(PORT) PY=$(PY) scripts/dev-run.sh

@@ -79,6 +79,7 @@ def sweep_deadlines() -> int:
     not_queued = Q(advance_queued_at=None) | Q(advance_queued_at__lt=now - REQUEUE_AFTER)
     # Claim and read together: a game advanced meanwhile (new phase, new deadline)
     # must not be marked as queued, or its next deadline would wait for REQUEUE_AFTER.
+    # Enqueue inside the transaction: if the broker refuses, the claim is undone.
     with transaction.atomic():
         overdue = list(
             active.filter(not_queued, phase_deadline__lte=now)
@@ -87,8 +88,22 @@ def sweep_deadlines() -> int:
             .values_list("pk", "version")[:SWEEP_BATCH]
         )
         Game.objects.filter(pk__in=[pk for pk, _ in overdue]).update(advance_queued_at=now)
-    for start in range(0, len(overdue), ADVANCE_CHUNK):
-        advance_games.delay(overdue[start : start + ADVANCE_CHUNK])
+        for start in range(0, len(overdue), ADVANCE_CHUNK):
+            enqueue(advance_games, overdue[start : start + ADVANCE_CHUNK])
     for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:
-        remind_game.delay(pk)
+        enqueue(remind_game, pk)
     return len(overdue)
+
+
+def enqueue(task, *args) -> None:
+    """``task.delay(*args)``, surviving a Redis that lost its routing table (a
+    flushed or restarted Redis forgets the queue bindings the worker declared):
+    declare the queues again and retry once."""
+    try:
+        task.delay(*args)
+    except Exception:
+        log.warning("enqueue of %s failed; declaring the queues again", task.name, exc_info=True)
+        with task.app.connection_for_write() as connection:
+            for queue in task.app.amqp.queues.values():
+                queue.bind(connection.default_channel).declare()
+        task.delay(*args)
