@@ -92,8 +92,7 @@ def create_game(
         )
         first_phase = _timing(game, state, now)
         Game.objects.filter(pk=game.pk).update(**first_phase)
-        for field, value in first_phase.items():
-            setattr(game, field, value)
+        _assign(game, first_phase)
         Seat.objects.bulk_create(
             Seat(
                 game=game,
@@ -109,6 +108,12 @@ def create_game(
         notifications.record(game, state, events)
     log.info("game %s created with %d players", game.pk, len(players))
     return game
+
+
+def _assign(game: Game, fields: dict) -> None:
+    """Keep the in-memory game in step with the fields just written."""
+    for name, value in fields.items():
+        setattr(game, name, value)
 
 
 def _locked(game_id: int) -> Game:
@@ -173,8 +178,7 @@ def _commit_state(game: Game, state, events: list, now=None) -> None:
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", "The game changed meanwhile; please try again.")
-    for name, value in fields.items():
-        setattr(game, name, value)
+    _assign(game, fields)
 
 
 def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Outcome:
@@ -293,8 +297,7 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
             late = engine.awaiting(state)
             state, events = engine.apply(state, {"type": "timeout"})
             rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
-            for name, value in _moved_on(game, state, now).items():
-                setattr(game, name, value)
+            _assign(game, _moved_on(game, state, now))
             moves.append((game, seats[game.pk], state, events))
             missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
         GameEvent.objects.bulk_create(rows)
@@ -348,8 +351,7 @@ def _control(game_id: int, expected_version: int, note: str, change, now) -> Gam
         _commit_state(game, state, events, now)
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
-            for name, value in fields.items():
-                setattr(game, name, value)
+            _assign(game, fields)
     return game
 
 

@@ -45,12 +45,6 @@ def sweep_outbox() -> int:
 
 
 @shared_task(ignore_result=True)
-def advance_game(game_id: int, version: int) -> bool:
-    """Apply the defaults of a passed deadline, if the game is still at ``version``."""
-    return services.advance(game_id, expected_version=version)
-
-
-@shared_task(ignore_result=True)
 def advance_games(targets: list) -> int:
     """Advance a chunk of overdue games, each still at its given version."""
     try:

@@ -233,13 +233,13 @@ def test_a_whole_game_played_through_the_emails(players_count, edition):
         assert len({m.extra_headers["References"] for m in player.mails}) == 1
 
 
+def four_player_game(name: str, seed: str) -> Game:
+    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES]
+    return services.create_game(name=name, players=players, config={"edition": 2}, seed=seed)
+
+
 def test_emails_are_personal_and_threaded():
-    game = services.create_game(
-        name="Threads",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
-        config={"edition": 2},
-        seed="77" * 32,
-    )
+    game = four_player_game("Threads", "77" * 32)
     deliver_pending()
     sent = mail.outbox
     assert len(sent) == 3 and all(len(m.to) == 1 for m in sent)  # one per recipient
@@ -256,12 +256,7 @@ def test_emails_are_personal_and_threaded():
 
 
 def test_mail_scanners_opening_every_link_change_nothing():
-    game = services.create_game(
-        name="Scanners",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
-        config={"edition": 2},
-        seed="99" * 32,
-    )
+    game = four_player_game("Scanners", "99" * 32)
     deliver_pending()
     before = (Game.objects.get(pk=game.pk).state, GameEvent.objects.filter(game=game).count())
     scanner = Client()

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, GameEvent, OutboxEmail
-from games.tasks import advance_game, sweep_deadlines
+from games.tasks import advance_games, sweep_deadlines
 from sheriff_pbem.celery import app
 
 pytestmark = [
@@ -143,8 +143,8 @@ def test_the_same_advance_task_delivered_twice_makes_one_transition(worker):
     game = new_game()
     due_in(game, -1)
     version = Game.objects.get(pk=game.pk).version
-    advance_game.delay(game.pk, version)
-    advance_game.delay(game.pk, version)
+    advance_games.delay([(game.pk, version)])
+    advance_games.delay([(game.pk, version)])
     wait_for(lambda: phase(game) == "load", 5)
     time.sleep(1)  # give the duplicate its chance
     assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
