@@ -1,11 +1,42 @@
 """The Celery app. Settings come from Django settings under the CELERY_ prefix."""
 
+import logging
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 
 app = Celery("sheriff_pbem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The periodic sweeps run every second or so; their "sending / received /
+# succeeded" lines would bury everything else at INFO.
+ROUTINE_TASKS = ("games.tasks.sweep_deadlines", "games.tasks.sweep_outbox")
+ROUTINE_ENTRIES = ("sweep-deadlines", "sweep-outbox")
+CHATTY_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+
+
+class RoutineAtDebug(logging.Filter):
+    """Demote the log lines of the routine sweeps to DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO:
+            return True
+        text = record.getMessage()
+        if not any(name in text for name in ROUTINE_TASKS + ROUTINE_ENTRIES):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def quiet_routine_tasks(**_kwargs) -> None:
+    for name in CHATTY_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RoutineAtDebug) for f in logger.filters):
+            logger.addFilter(RoutineAtDebug())
+
+
+signals.after_setup_logger.connect(quiet_routine_tasks, weak=False)
+quiet_routine_tasks()
