@@ -9,6 +9,7 @@ Here a message is written under a name no reader looks at (it does not end in
 one folder is atomic, so a reader sees a whole message or none.
 """
 
+import contextlib
 import os
 import uuid
 from time import monotonic
@@ -32,10 +33,8 @@ class Channel(filesystem.Channel):
                 os.fsync(file.fileno())
             os.replace(partial, final)
         except OSError as exc:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(partial)
-            except OSError:
-                pass
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
 

@@ -18,13 +18,17 @@ from kombu import Connection
 
 
 def options(folder: Path) -> dict:
-    return {"data_folder_in": str(folder), "data_folder_out": str(folder),
-            "control_folder": str(folder / "control")}
+    return {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(folder / "control"),
+    }
 
 
 def publish(transport: str, folder: str, count: int, size: int) -> None:
-    with Connection("filesystem://", transport=transport,
-                    transport_options=options(Path(folder))) as conn:
+    with Connection(
+        "filesystem://", transport=transport, transport_options=options(Path(folder))
+    ) as conn:
         queue = conn.SimpleQueue("stress")
         for i in range(count):
             queue.put({"i": i, "sent": time.time(), "pad": "x" * size})
@@ -32,8 +36,9 @@ def publish(transport: str, folder: str, count: int, size: int) -> None:
 
 def consume(transport: str, folder: Path, count: int, timeout: float) -> tuple[int, int, list]:
     whole, broken, latency = 0, 0, []
-    with Connection("filesystem://", transport=transport,
-                    transport_options=options(folder)) as conn:
+    with Connection(
+        "filesystem://", transport=transport, transport_options=options(folder)
+    ) as conn:
         queue = conn.SimpleQueue("stress")
         deadline = time.monotonic() + timeout
         while whole + broken < count and time.monotonic() < deadline:
@@ -60,8 +65,10 @@ def run(transport: str, count: int, size: int) -> None:
         whole, broken, latency = consume(transport, folder, count, timeout=120)
         producer.join()
         median = statistics.median(latency) * 1000 if latency else float("nan")
-        print(f"{transport:32} sent {count}  read whole {whole}  half-written {broken}  "
-              f"lost {count - whole - broken}  median latency {median:.1f} ms")
+        print(
+            f"{transport:32} sent {count}  read whole {whole}  half-written {broken}  "
+            f"lost {count - whole - broken}  median latency {median:.1f} ms"
+        )
 
 
 def main() -> None:

@@ -22,18 +22,42 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = ROOT / ".venv" / "bin" / "python"
-PLAYERS = ["Ann <ann@example.org>", "Ben <ben@example.org>", "Cid <cid@example.org>",
-           "Dee <dee@example.org>"]
+PLAYERS = [
+    "Ann <ann@example.org>",
+    "Ben <ben@example.org>",
+    "Cid <cid@example.org>",
+    "Dee <dee@example.org>",
+]
 
 
 def create_game(env: dict, number: int) -> None:
-    args = [str(PY), "manage.py", "creategame", "--name", f"Clockwork {number}",
-            "--edition", str(1 + number % 2), "--market-turn-minutes", "1"]
+    args = [
+        str(PY),
+        "manage.py",
+        "creategame",
+        "--name",
+        f"Clockwork {number}",
+        "--edition",
+        str(1 + number % 2),
+        "--market-turn-minutes",
+        "1",
+    ]
     for player in PLAYERS:
         args += ["--player", player]
-    args += ["--deadlines", "duration", "--market-minutes", "1", "--load-minutes", "1",
-             "--inspection-minutes", "1", "--reminder-minutes", "0.5",
-             "--organizer", "org@example.org"]
+    args += [
+        "--deadlines",
+        "duration",
+        "--market-minutes",
+        "1",
+        "--load-minutes",
+        "1",
+        "--inspection-minutes",
+        "1",
+        "--reminder-minutes",
+        "0.5",
+        "--organizer",
+        "org@example.org",
+    ]
     subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True)
 
 
@@ -56,20 +80,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=60)
     parser.add_argument("--port", type=int, default=8150)
-    parser.add_argument("--late-limit", type=float, default=60,
-                        help="seconds past a deadline that count as a failure")
+    parser.add_argument(
+        "--late-limit",
+        type=float,
+        default=60,
+        help="seconds past a deadline that count as a failure",
+    )
     args = parser.parse_args()
 
     var = Path(tempfile.mkdtemp(prefix="soak-var-"))
-    env = {**os.environ, "VAR_DIR": str(var), "DEBUG": "1", "PORT": str(args.port),
-           "SITE_URL": f"http://127.0.0.1:{args.port}"}
+    env = {
+        **os.environ,
+        "VAR_DIR": str(var),
+        "DEBUG": "1",
+        "PORT": str(args.port),
+        "SITE_URL": f"http://127.0.0.1:{args.port}",
+    }
     for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
         env.pop(name, None)  # the stack that needs no server
     log_path = var / "dev-run.log"
     print(f"soak: var {var}, log {log_path}, {args.minutes} minutes", flush=True)
     with open(log_path, "w") as log:
-        stack = subprocess.Popen(["bash", "scripts/dev-run.sh"], cwd=ROOT, env=env,
-                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        stack = subprocess.Popen(
+            ["bash", "scripts/dev-run.sh"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     db = var / "db.sqlite3"
     started = time.monotonic()
     games, worst, samples, failure = 0, 0.0, 0, ""
@@ -85,8 +124,11 @@ def main() -> int:
         worst = max(worst, late)
         samples += 1
         if samples % 30 == 0:
-            print(f"soak: {(time.monotonic() - started) / 60:5.1f} min  games started {games}"
-                  f"  finished {finished}  worst lateness {worst:.1f} s", flush=True)
+            print(
+                f"soak: {(time.monotonic() - started) / 60:5.1f} min  games started {games}"
+                f"  finished {finished}  worst lateness {worst:.1f} s",
+                flush=True,
+            )
         time.sleep(5)
     if stack.poll() is None:
         os.killpg(stack.pid, 2)
@@ -94,9 +136,11 @@ def main() -> int:
     text = log_path.read_text(errors="replace")
     tracebacks = text.count("Traceback")
     active, finished, _ = lateness(db)
-    print(f"soak: {args.minutes} min; games started {games}, finished {finished}; "
-          f"worst lateness {worst:.1f} s; tracebacks in the log {tracebacks}; "
-          f"log lines {text.count(chr(10))}")
+    print(
+        f"soak: {args.minutes} min; games started {games}, finished {finished}; "
+        f"worst lateness {worst:.1f} s; tracebacks in the log {tracebacks}; "
+        f"log lines {text.count(chr(10))}"
+    )
     if failure or tracebacks or worst > args.late_limit:
         print(f"soak: FAILED {failure}", file=sys.stderr)
         return 1
