@@ -10,6 +10,7 @@ import logging
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -33,8 +34,8 @@ DONE = {
 
 
 def _private(response):
-    """The page's address is a secret: keep it out of caches, indexes and Referer headers."""
-    response["Referrer-Policy"] = "no-referrer"
+    """The page's address is a secret: keep it out of caches and indexes. (Out of
+    other sites' Referer headers too: SECURE_REFERRER_POLICY in the settings.)"""
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
@@ -107,17 +108,57 @@ def _show(request, seat):
     return render(request, "games/seat.html", context)
 
 
+# What a refused form tells the player, by the cause Django's CSRF check found.
+CSRF_CAUSES = {
+    "cookies": (
+        "Your browser did not send this site's cookie",
+        "Your move was not made. This site needs a cookie to know that a form really "
+        "comes from your page. Allow cookies for this site (a private window or a "
+        "strict blocker may refuse them), open your table again and repeat your move.",
+    ),
+    "expired": (
+        "This form has expired",
+        "Your move was not made. The page was opened before your browser's session "
+        "with this site was renewed (an old tab, perhaps). Open your table again and "
+        "repeat your move.",
+    ),
+    "origin": (
+        "This form came from another address",
+        "Your move was not made. Your browser says the form was sent from a page that "
+        "is not this site, or would not say where it came from (a saved copy, a "
+        "translation service or a proxy can do this). Open your table at this site's "
+        "own address and repeat your move.",
+    ),
+}
+
+
+def csrf_cause(reason: str) -> str:
+    """Django's CSRF failure reason -> one of CSRF_CAUSES."""
+    if reason.startswith(("Origin checking failed", "Referer checking failed")):
+        return "origin"
+    if reason == "CSRF cookie not set.":
+        return "cookies"
+    return "expired"  # token missing, malformed or from an older cookie
+
+
 def csrf_failure(request, reason=""):
-    """A form without a valid CSRF token (an old tab, blocked cookies): a friendly page."""
-    return _private(
-        render(
-            request,
-            "games/link_error.html",
-            {
-                "title": "This form has expired",
-                "message": "Please open your latest email link again and repeat your move. "
-                "Your browser must accept cookies from this site.",
-            },
-            status=403,
-        )
-    )
+    """A refused form: say which cause was detected, and lead back to the seat's
+    table when the form was posted to a valid seat link."""
+    title, message = CSRF_CAUSES[csrf_cause(reason)]  # Django logs the reason itself
+    table = None
+    match = request.resolver_match or _resolve(request.path_info)
+    if match is not None and match.view_name == "games:seat":
+        try:
+            links.resolve(match.kwargs["token"])
+            table = request.path
+        except links.LinkError:
+            pass
+    context = {"title": title, "message": message, "table": table}
+    return _private(render(request, "games/link_error.html", context, status=403))
+
+
+def _resolve(path: str):
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None

@@ -168,6 +168,10 @@ STORAGES = {
     },
 }
 
+# A seat's link carries its secret in the path. "same-origin" keeps it out of every
+# other site's Referer, while our own pages still send their real Origin with a POST
+# ("no-referrer" makes browsers send "Origin: null", which the CSRF check refuses).
+SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

@@ -98,4 +98,4 @@ def test_a_post_without_csrf_gets_the_friendly_page():
     client = Client(enforce_csrf_checks=True)
     response = client.post(path(links.make_token(game.seats.get(index=1))), {"move": "set_aside"})
     assert response.status_code == 403
-    assert "This form has expired" in response.content.decode()
+    assert "did not send this site" in response.content.decode()
