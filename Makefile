@@ -37,7 +37,9 @@ test-services: venv lint
 run: venv
 	DEBUG=$(DEBUG) PORT=$(PORT) PY=$(PY) scripts/dev-run.sh
 
+# Like `make run`, these write $VAR_DIR/dev.env (default var/dev.env) for manage.py.
 migrate: venv
+	DEBUG=$(DEBUG) PORT=$(PORT) scripts/dev-env.sh
 	DEBUG=$(DEBUG) $(PY) manage.py migrate
 
 demo: migrate

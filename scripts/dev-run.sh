@@ -13,6 +13,9 @@
 #   SITE_URL  base of the links in emails        (default: http://127.0.0.1:$PORT)
 #   CELERY_CONCURRENCY  worker processes         (default: 2)
 #   DATABASE_URL, REDIS_URL, VAR_DIR, ...  passed through untouched (see README).
+#
+# DEBUG and SITE_URL are also written to $VAR_DIR/dev.env (scripts/dev-env.sh), where
+# manage.py finds them: other management commands then need no DEBUG=1 either.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -29,6 +32,10 @@ if [[ ! -x "$PY" ]]; then
     echo "dev-run: $PY not found; run 'make venv' (or 'make run') first." >&2
     exit 1
 fi
+
+# The same DEBUG and SITE_URL for every other manage.py command run from this checkout
+# (createsuperuser, creategame, ...): $VAR_DIR/dev.env, see scripts/dev-env.sh.
+scripts/dev-env.sh
 
 if [[ -t 1 ]]; then
     BOLD=$'\e[1m' RESET=$'\e[0m'
