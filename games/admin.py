@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -54,6 +55,10 @@ class SeatInline(admin.TabularInline):
     # A new person at a seat goes through "Replace a player", which revokes the old links.
     readonly_fields = ("index", "name", "email", "link_version", "link")
     can_delete = False
+    # Admin text inputs are 20em wide: two of them would push the table past a laptop's width.
+    formfield_overrides = {
+        models.CharField: {"widget": forms.TextInput(attrs={"size": 18})},
+    }
 
     def has_add_permission(self, request, obj=None):
         return False

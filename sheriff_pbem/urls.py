@@ -2,7 +2,9 @@ from django.conf import settings
 from django.contrib import admin
 from django.db import connection
 from django.http import HttpResponse
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 
 def healthz(request):
@@ -15,6 +17,8 @@ def healthz(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on every site, the admin's pages included.
+    path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
     path("", include("games.urls")),
 ]
 

@@ -1,0 +1,336 @@
+"""Games played in a real browser (Debian's Chromium, at a phone's size) the way
+people play them: open the dev mailbox, open your newest email, press its
+button, tick cards, fill in the forms, press the buttons. See tests/browser.py
+for what every screen is checked for; screenshots land in var/screenshots/.
+"""
+
+import os
+import re
+from collections import Counter
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Game
+from sheriff_pbem.celery import app as celery_app
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SEED = "5eed" * 16
+LEGAL = ("Apples", "Cheese", "Bread", "Chicken")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the test's own
+    # ORM calls are still plain synchronous ones.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(live_server, settings):
+    """The live server as the dev stack runs it: links to itself, the dev mailbox
+    as every inbox, and each move's emails sent as soon as it commits."""
+    settings.SITE_URL = live_server.url
+    settings.EMAIL_BACKEND = "games.devmail.DevMailboxBackend"
+    eager = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
+    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
+    yield live_server.url
+    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager
+
+
+@pytest.fixture
+def phone(chromium, site, request):
+    prefix = request.node.name.removeprefix("test_")[:24] + "-"
+    tab = Phone(chromium, site, prefix=prefix)
+    yield tab
+    tab.close()
+
+
+def new_game(names, edition: int) -> Game:
+    return services.create_game(
+        name=f"Browser {edition}e",
+        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
+        config={"edition": edition},
+        seed=SEED,
+    )
+
+
+def email(name: str) -> str:
+    return f"{name.lower()}@example.org"
+
+
+# --- a player's choices, read off the page ------------------------------------------------
+def set_aside(phone: Phone, how_many: int, screen: str | None = None) -> None:
+    form = phone.move_form("set_aside")
+    phone.check(screen)
+    phone.tick(form, range(min(how_many, len(phone.tiles(form)))))
+    form.get_by_role("button", name="Set aside the ticked cards").click()
+    phone.submitted(expect="market choice is recorded")
+
+
+def load(phone: Phone, honest: bool, screen: str | None = None) -> str:
+    """Load and declare; returns what was declared. Honest: every card of the
+    commonest legal kind (up to 5). Lying: a contraband card if there is one,
+    else a legal card declared as another kind."""
+    form = phone.move_form("load_bag")
+    phone.check(screen)
+    tiles = phone.tiles(form)
+    legal = Counter(label for kind, label in tiles if kind == "legal")
+    contraband = [i for i, (kind, _) in enumerate(tiles) if kind != "legal"]
+    if honest and legal:
+        declared = legal.most_common(1)[0][0]
+        picks = [i for i, (_, label) in enumerate(tiles) if label == declared][:5]
+    elif contraband:
+        declared, picks = LEGAL[0], contraband[:1]
+    else:
+        carried = next(label for _, label in tiles)
+        declared = next(t for t in LEGAL if t != carried)
+        picks = [0]
+    phone.tick(form, picks)
+    form.locator("select[name=declared]").select_option(label=declared)
+    form.get_by_role("button", name="Close my bag").click()
+    phone.submitted(expect="bag is closed")
+    return declared
+
+
+def decide(phone: Phone, merchant: str, verb: str, expect: str) -> None:
+    decision = phone.page.locator(".decision", has=phone.page.locator(f"text={merchant}"))
+    decision.get_by_role("button", name=verb).click()
+    phone.submitted(expect=expect)
+
+
+def gold(phone: Phone) -> int:
+    return int(phone.page.locator(".gold-pill").inner_text().split()[0])
+
+
+def play_whatever_is_asked(phone: Phone, link: str, turn: int, screen_prefix: str) -> bool:
+    """Open the table and make the move it asks for, if any; True if one was made."""
+    phone.open(link)
+    page = phone.page
+    if phone.move_form("set_aside").count():
+        set_aside(phone, turn % 3, f"{screen_prefix}market")
+    elif phone.move_form("market_turn").count():
+        market_turn(phone, turn)
+    elif phone.move_form("load_bag").count():
+        load(phone, honest=turn % 3 != 0, screen=f"{screen_prefix}load")
+    elif page.locator(".decision").count():
+        phone.check(f"{screen_prefix}decide")
+        verb = "Inspect" if turn % 4 == 0 else "Let pass"
+        page.locator(".decision").first.get_by_role("button", name=verb).click()
+        phone.submitted()
+    else:
+        return False
+    return True
+
+
+def market_turn(phone: Phone, turn: int, screen: str | None = None) -> None:
+    """1st edition: set aside one card, take one back from the fuller discard pile."""
+    form = phone.move_form("market_turn")
+    phone.check(screen)
+    phone.tick(form, [0])
+    piles = form.locator("input[name^=from_pile_]")
+    maxima = [int(piles.nth(i).get_attribute("max")) for i in range(piles.count())]
+    fuller = max(range(len(maxima)), key=lambda i: maxima[i])
+    if maxima[fuller]:
+        piles.nth(fuller).fill("1")
+    form.locator("input[name=pile]").nth(turn % len(maxima)).check()
+    form.get_by_role("button", name="Take my market turn").click()
+    phone.submitted(expect="market turn is done")
+
+
+# --- the games --------------------------------------------------------------------------
+def test_a_whole_second_edition_game_by_clicking(phone):
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    game = new_game(names, edition=2)
+    links = {}
+
+    # Round 1 (Alice is the Sheriff). Market: each merchant from their newest email.
+    for name, cards in (("Bob", 2), ("Carol", 1), ("Dave", 0)):
+        phone.follow_newest_email(email(name), screen="your-move-market")
+        links[name] = phone.page.url
+        set_aside(phone, cards, screen="market")
+    phone.check("market-waiting")
+
+    # Load: Bob and Dave honest, Carol lying.
+    declared = {}
+    for name, honest in (("Bob", True), ("Carol", False), ("Dave", True)):
+        phone.follow_newest_email(email(name), screen="your-move-load")
+        declared[name] = load(phone, honest, screen="load")
+    phone.check("load-done")
+
+    # Inspection. Bob offers the Sheriff gold to let his bag pass.
+    phone.follow_newest_email(email("Bob"), screen="your-move-inspection")
+    phone.check("inspection-merchant")
+    offer = phone.page.locator("section.negotiate form").first
+    offer.locator("input[name=gold]").fill("4")
+    assert offer.locator("select[name=action_1]").input_value() == "pass"
+    offer.locator("textarea[name=promise]").fill("Fresh bread for the castle, I swear.")
+    offer.get_by_role("button", name="Send the offer").click()
+    phone.submitted("offer-made", expect="offer is on the table")
+
+    # Alice, the Sheriff: a demand for goods from Carol's bag, then the deal, then decisions.
+    phone.follow_newest_email(email("Alice"), screen="offer-to-sheriff")
+    links["Alice"] = phone.page.url
+    phone.check("inspection-sheriff")
+    assert gold(phone) == 50
+    demand = phone.page.locator("details", has=phone.page.get_by_text("Demand from Carol"))
+    demand.locator("summary").first.click()
+    demand.locator("details.inner summary").click()
+    declared_kind = declared["Carol"].lower()
+    demand.locator(f"input[name=bag_{declared_kind}]").fill("1")
+    demand.locator("select[name=action_2]").select_option("pass")
+    demand.get_by_role("button", name="Send the demand").click()
+    phone.submitted("demand-made", expect="offer is on the table")
+
+    bobs = phone.page.locator("article.offer", has_text="Bob")
+    bobs.get_by_role("button", name=re.compile("Accept revision")).click()
+    phone.submitted("deal-accepted", expect="Deal!")
+    assert gold(phone) == 54
+
+    decide(phone, "Carol", "Inspect", "inspected")  # the liar
+    decide(phone, "Dave", "Inspect", "inspected")  # honest: the Sheriff pays
+    phone.check("round-2-sheriff-view")
+    assert "Round 2 of 8" in phone.page.locator("header.top").inner_text()
+    log = phone.page.locator("section.log, .log").first.inner_text()
+    assert "Carol" in log and "Dave" in log
+
+    # Round 2 (Bob is the Sheriff): the merchants trade and load, Bob lets every bag pass.
+    for name in ("Carol", "Dave", "Alice"):
+        phone.follow_newest_email(email(name))
+        set_aside(phone, 1)
+    for name in ("Carol", "Dave", "Alice"):
+        phone.follow_newest_email(email(name))
+        load(phone, honest=True)
+    phone.follow_newest_email(email("Bob"))
+    for name in ("Carol", "Dave", "Alice"):
+        decide(phone, name, "Let pass", "passes")
+    assert "Round 3 of 8" in phone.page.locator("header.top").inner_text()
+
+    # Rounds 3 to 8, faster: each player's own link, still through the page's forms.
+    moves = 0
+    for turn in range(400):
+        if Game.objects.get(pk=game.pk).status == Game.Status.FINISHED:
+            break
+        name = names[turn % 4]
+        moves += play_whatever_is_asked(phone, links[name], turn, "")
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, "the game did not end"
+    assert moves >= 6 * 7
+
+    # The end: the last email and the score sheet on every table.
+    for name in names:
+        phone.follow_newest_email(email(name), screen="game-over")
+        scores = phone.page.locator("section.scores")
+        assert scores.is_visible()
+        assert scores.locator("li.score").count() == 4
+        assert "matches" in phone.page.locator("footer.fair").inner_text()
+        phone.check("score-sheet")
+
+
+def test_a_first_edition_round_by_clicking(phone):
+    names = ["Ann", "Ben", "Cid"]
+    new_game(names, edition=1)
+    links = {}
+    # Market turns, one merchant after the other, each taking from a discard pile.
+    for turn, name in enumerate(("Ben", "Cid")):
+        phone.follow_newest_email(email(name), screen="your-move-market-turn")
+        links[name] = phone.page.url
+        piles_before = phone.page.locator("form ol.pile-cards li").count()
+        assert piles_before >= 5
+        market_turn(phone, turn, screen="market-turn")
+    for name in ("Ben", "Cid"):
+        phone.follow_newest_email(email(name))
+        load(phone, honest=name == "Ben", screen="load")
+    phone.follow_newest_email(email("Ann"), screen="inspection")
+    phone.check("inspection-sheriff")
+    inspected = phone.page.locator(".decision", has_text="Cid")
+    inspected.locator("select[name=pile]").select_option("1")
+    inspected.get_by_role("button", name="Inspect").click()
+    phone.submitted("inspected", expect="inspected")
+    decide(phone, "Ben", "Let pass", "passes")
+    assert "Round 2 of 9" in phone.page.locator("header.top").inner_text()
+    # Round 2: Ben is the Sheriff; Cid's market turn comes first.
+    phone.follow_newest_email(email("Cid"), screen="round-2")
+    assert phone.move_form("market_turn").count() == 1
+    market_turn(phone, 2)
+
+
+def test_an_old_referrer_policy_is_caught_and_the_error_page_leads_back(phone):
+    """With "Referrer-Policy: no-referrer" Chromium posts "Origin: null", which the
+    CSRF check refuses: the page must say so and lead back to the table."""
+    new_game(["Ann", "Ben", "Cid"], edition=2)
+    phone.follow_newest_email(email("Ben"))
+    table = phone.page.url
+
+    def old_policy(route):
+        if route.request.method != "GET":
+            return route.continue_()
+        response = route.fetch()
+        body = response.text().replace('content="same-origin"', 'content="no-referrer"')
+        headers = {**response.headers, "referrer-policy": "no-referrer"}
+        return route.fulfill(response=response, body=body, headers=headers)
+
+    phone.page.route("**/play/**", old_policy)
+    phone.open(table)
+    phone.move_form("set_aside").get_by_role("button", name="Set aside the ticked cards").click()
+    phone.page.wait_for_load_state()
+    assert "This form came from another address" in phone.page.inner_text("main")
+    phone.console_errors = [e for e in phone.console_errors if "403" not in e]
+    phone.check("csrf-refused")
+    phone.page.unroute("**/play/**")
+    phone.page.get_by_role("link", name="Open my table").click()
+    phone.page.wait_for_url(table)
+    set_aside(phone, 1)
+
+
+def test_refused_links_say_why(phone):
+    game = new_game(["Ann", "Ben", "Cid"], edition=2)
+    text = phone.expect_refusal("/play/not-a-link/", "bad-link", 403)
+    assert "This link is not valid" in text
+    seat = game.seats.get(index=1)
+    phone.follow_newest_email(email("Ben"))
+    seat.link_version += 1
+    seat.save()
+    text = phone.expect_refusal(phone.page.url, "replaced-link", 410)
+    assert "replaced" in text
+
+
+def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
+    get_user_model().objects.create_superuser("organizer", "org@example.org", "a long passphrase")
+    desk = Phone(chromium, site, viewport=DESKTOP, prefix="admin-")
+    page = desk.page
+    page.goto("/admin/")
+    page.fill("input[name=username]", "organizer")
+    page.fill("input[name=password]", "a long passphrase")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/admin/$"))
+    desk.check("index")
+    page.goto("/admin/games/game/add/")
+    desk.check("add-game")
+    page.fill("input[name=name]", "Friday table")
+    page.fill(
+        "textarea[name=players]",
+        "Ann <ann@example.org> Europe/Madrid\nBen <ben@example.org>\nCid <cid@example.org>",
+    )
+    page.fill("input[name=organizer_email]", "org@example.org")
+    page.get_by_role("button", name="Save and continue editing").click()
+    page.wait_for_load_state()
+    assert not page.locator(".errornote, .errorlist").count(), page.inner_text("#content")
+    desk.check("game-created")
+    game = Game.objects.get(name="Friday table")
+    assert game.seats.count() == 3
+    page.get_by_role("button", name="Pause the game").click()
+    page.wait_for_load_state()
+    assert "The game is paused" in page.inner_text(".messagelist")
+    desk.check("game-paused")
+    assert Game.objects.get(pk=game.pk).paused_at is not None
+    desk.close()
