@@ -67,6 +67,13 @@ class Phone:
         self.shots: Counter = Counter()
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.console_errors.append(str(error)))
+        # A seat's link is its secret: no page may load anything from elsewhere.
+        self.foreign_requests: list[str] = []
+        self.page.on("request", self._request)
+
+    def _request(self, request) -> None:
+        if not request.url.startswith((self.base_url, "data:", "about:")):
+            self.foreign_requests.append(request.url)
 
     def _console(self, message) -> None:
         if message.type == "error":
@@ -89,6 +96,7 @@ class Phone:
         )
         assert width <= self.width, f"{self.page.url} scrolls sideways: {width}px > {self.width}"
         assert not self.console_errors, self.console_errors
+        assert not self.foreign_requests, self.foreign_requests
 
     def expect_refusal(self, path: str, screen: str, status: int) -> str:
         """Open a page that must be refused; the browser logs the status as an error."""
