@@ -402,7 +402,7 @@ def main() -> int:
             printed += output
 
         if server is not None and server.process.poll() is None:
-            check_pages(server.base, printed)
+            check_pages(server.base, port, printed)
     finally:
         if server is not None:
             ok, detail = server.stop()
@@ -425,7 +425,7 @@ def main() -> int:
     return 1 if failures else 0
 
 
-def check_pages(base: str, printed: str) -> None:
+def check_pages(base: str, port: int, printed: str) -> None:
     """The dev mailbox answers and, within a minute, lists mail to the players a
     command printed a link for (those who have a move to make get an email, sent
     by the worker); a player's link answers."""
@@ -446,9 +446,9 @@ def check_pages(base: str, printed: str) -> None:
         report(True, f"dev mailbox {inbox}", "200, with mail to " + (", ".join(mailed) or "-"))
 
     # A player's link, the last one printed (creategame's last player), once more.
-    links = [u for u in URL.findall(printed) if "/play/" in u]
+    links = [u for u in URL.findall(printed) if "/play/" in u and urlsplit(u).port == port]
     if not links:
-        report(False, "a player's link", "no command printed one")
+        report(False, "a player's link", f"no command printed one on port {port}")
     else:
         status = get(links[-1])[0]
         report(status == 200, f"a player's link {links[-1][:60]}...", f"status {status}")
