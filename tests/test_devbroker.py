@@ -24,15 +24,16 @@ def connection(folder, transport):
 def read_while_writing(tmp_path, transport, module, monkeypatch) -> list:
     """Publish one message; in the middle of writing it, let a reader poll."""
     (tmp_path / "control").mkdir()
+    queue = f"q{tmp_path.name}"  # kombu remembers declared queues process-wide
     seen = []
     with connection(tmp_path, transport) as writer, connection(tmp_path, transport) as reader:
-        writer.SimpleQueue("q")  # declares the queue and its binding
+        writer.SimpleQueue(queue)  # declares the queue and its binding
         reader_channel = reader.default_channel
         encode = module.str_to_bytes
 
         def encode_and_poll(text):
             try:
-                seen.append(reader_channel._get("q"))
+                seen.append(reader_channel._get(queue))
             except Empty:
                 seen.append("nothing")
             except ValueError as error:  # a torn message: JSONDecodeError
@@ -40,10 +41,10 @@ def read_while_writing(tmp_path, transport, module, monkeypatch) -> list:
             return encode(text)
 
         monkeypatch.setattr(module, "str_to_bytes", encode_and_poll)
-        writer.SimpleQueue("q").put({"task": "hello"})
+        writer.SimpleQueue(queue).put({"task": "hello"})
         monkeypatch.undo()
         try:
-            message = reader.SimpleQueue("q").get(timeout=1)
+            message = reader.SimpleQueue(queue).get(timeout=1)
         except Empty:
             seen.append("lost")
         else:
