@@ -12,6 +12,7 @@ more than --late-limit seconds past its deadline.
 
 import argparse
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -131,8 +132,13 @@ def main() -> int:
             )
         time.sleep(5)
     if stack.poll() is None:
-        os.killpg(stack.pid, 2)
-        stack.wait(timeout=30)
+        # SIGTERM, not SIGINT: a shell started in the background ignores SIGINT for good.
+        os.killpg(stack.pid, signal.SIGTERM)
+        try:
+            stack.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            failure = failure or "dev-run.sh did not stop within 60 s of SIGTERM"
+            os.killpg(stack.pid, signal.SIGKILL)
     text = log_path.read_text(errors="replace")
     tracebacks = text.count("Traceback")
     active, finished, _ = lateness(db)
