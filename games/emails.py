@@ -11,16 +11,25 @@ from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import Narrator
+from games.narrate import Narrator, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
     "game_over": "The game is over — here are the scores",
+    "start": "The game begins",
+    "round_over": "Round {round} is over",
     "your_move": "Your move",
     "deal": "Your offer was accepted",
     "offer": "A new offer concerns you",
     "reminder": "Reminder: your move is due soon",
     "welcome": "You have joined the game",
+}
+# What "your move" asks for, by phase: the preheader, the line mail apps show first.
+ASKS = {
+    "market": "choose the cards to set aside",
+    "market_turn": "take your market turn",
+    "load": "load your bag and declare it",
+    "inspection": "decide the bags",
 }
 
 
@@ -44,20 +53,32 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     names = list(game.seats.order_by("index").values_list("name", flat=True))
     recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq)]
     lines = Narrator(names, seat.index).lines(engine.project_log(state, recent, seat.index))
+    phase = presenters.phase(view, names)
+    deadline = presenters.deadline(game.phase_deadline, seat.timezone)
+    gold = view["players"][seat.index]["gold"]
+    outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
+    told = set(outcome["lines"]) if outcome else set()
+    news = [line for line in lines if line not in told]  # the round's story is told once
+    headline = HEADLINES[kind].format(round=outcome["round"] if outcome else view["round"])
+    if kind in ("start", "round_over") and phase["my_turn"]:
+        headline += " — your move"
     context = {
         "game": game,
         "seat": seat,
         "view": view,
-        "headline": HEADLINES[kind],
+        "headline": headline,
+        "preheader": preheader(kind, headline, phase, deadline, outcome),
+        "outcome": outcome,
+        "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,
-        "phase": presenters.phase(view, names),
+        "phase": phase,
         "me": presenters.my_goods(view),
         "players": presenters.table(view, names),
         "scores": presenters.scores(view, names) if state.is_over() else [],
-        "happened": lines[-MAX_NEWS_LINES:],
-        "news_cut": max(0, len(lines) - MAX_NEWS_LINES),
+        "happened": news[-MAX_NEWS_LINES:],
+        "news_cut": max(0, len(news) - MAX_NEWS_LINES),
         "link": links.seat_url(seat),
-        "deadline": presenters.deadline(game.phase_deadline, seat.timezone),
+        "deadline": deadline,
     }
     return {
         "to": seat.email,
@@ -67,6 +88,81 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "headers": thread_headers(game, seat, key) if key else {},
         "attachments": _deadline_ics(game, seat, key) if kind != "game_over" else [],
     }
+
+
+def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:
+    """The first line a mail app shows in its list: what this email is, or asks."""
+    if kind == "game_over":
+        return phase["hint"]
+    if phase["my_turn"] and phase["kind"] in ASKS:
+        ask = f"Your move: {ASKS[phase['kind']]}"
+        return f"{ask} — by {deadline['short']} your time" if deadline else ask
+    if outcome and outcome["lines"]:
+        return f"{headline}: {outcome['lines'][0]}"
+    return f"{headline}. {phase['next'] or phase['hint']}"
+
+
+def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict | None:
+    """How the last round went, as this seat may know it: every bag's fate, who
+    paid whom, and this seat's purse before and after."""
+    ended = GameEvent.objects.filter(game=game, type="round_ended").order_by("-seq").first()
+    if ended is None:
+        return None
+    number = ended.data["round"]
+    started = GameEvent.objects.filter(game=game, type="round_started", data__round=number).first()
+    events = GameEvent.objects.filter(
+        game=game, seq__gte=started.seq if started else 0, seq__lte=ended.seq
+    ).order_by("seq")
+    projected = engine.project_log(state, [e.data for e in events], seat.index)
+    change = sum(
+        e["amount"] * ((e["to"] == seat.index) - (e["from"] == seat.index))
+        for e in projected
+        if e["type"] == "gold_transferred"
+    )
+    return {
+        "round": number,
+        "lines": outcome_lines(projected, names, seat.index),
+        "gold_before": gold - change,
+        "gold_after": gold,
+    }
+
+
+def pace(game: Game, tz_name: str) -> str:
+    """The organizer's deadline settings in one sentence, in the seat's zone."""
+    mode = game.deadline_mode
+    if mode == Game.DeadlineMode.NONE:
+        return "No deadlines: each phase moves on as soon as every move is in."
+    if mode == Game.DeadlineMode.DAILY and game.daily_time is not None:
+        text = f"Every deadline falls at {game.daily_time:%H:%M} ({game.deadline_timezone})"
+        if game.deadline_timezone != tz_name:
+            text += "; each email gives it in your own zone"
+    else:
+        parts = [
+            (game.market_minutes, "market"),
+            (game.market_turn_minutes, "market turn"),
+            (game.load_minutes, "loading"),
+            (game.inspection_minutes, "inspection"),
+        ]
+        first = game.config.get("edition") == engine.FIRST_EDITION
+        shown = [
+            f"{_duration(minutes)} for the {what}"
+            for minutes, what in parts
+            if minutes and (what != ("market" if first else "market turn"))
+        ]
+        text = "Each phase has a deadline: " + ", ".join(shown)
+    if game.skip_weekends:
+        text += "; no deadline falls on a weekend"
+    text += ". A missed deadline makes the default move for you."
+    return text
+
+
+def _duration(minutes: float) -> str:
+    if minutes % 1440 == 0:
+        days = int(minutes // 1440)
+        return f"{days} day{'s' if days != 1 else ''}"
+    if minutes % 60 == 0:
+        return f"{int(minutes // 60)} h"
+    return f"{minutes:g} min"
 
 
 def _deadline_ics(game: Game, seat: Seat, key: str) -> list:

@@ -77,10 +77,11 @@ class Narrator:
 
     # --- one method per event type ------------------------------------------------
     def _game_started(self, e):
+        edition = "1st" if e["config"]["edition"] == 1 else "2nd"
         return (
-            f"The game begins: edition {e['config']['edition']}, "
-            f"{e['config']['players']} players, {e['starting_gold']} gold each. "
-            f"Deck commitment (SHA-256 of the secret seed): {e['seed_sha256']}"
+            f"The game begins: {edition} edition, {e['config']['players']} players, "
+            f"{e['starting_gold']} gold each. The deck is shuffled from a secret seed "
+            "whose fingerprint is published now and which is revealed at the end."
         )
 
     def _round_started(self, e):
@@ -198,9 +199,15 @@ class Narrator:
         return f"The Sheriff lets {self.whose(e['seat'])} bag pass{deal}."
 
     def _bag_inspected(self, e):
-        found = goods(e["contents"])
-        verdict = "honest" if e["honest"] else f"lying (declared {label(e['declared'])})"
-        return f"The Sheriff inspects {self.whose(e['seat'])} bag: {found} — {verdict}."
+        found = goods(e["contents"]) or "nothing"
+        merchant = self.to_whom(e["seat"])
+        verb = "were" if e["seat"] == self.viewer else "was"
+        if e["honest"]:
+            verdict = f"{merchant} {verb} honest ({found})"
+        else:
+            declared = f"{len(e['contents'])} {label(e['declared'])}"
+            verdict = f"{merchant} {verb} lying (declared {declared}, carried {found})"
+        return f"The Sheriff inspects {self.whose(e['seat'])} bag: {verdict}."
 
     def _debt_settled(self, e):
         if not e["goods_value"] and not e["forgiven"]:
@@ -227,3 +234,33 @@ class Narrator:
         return (
             f"The game is over. Winner: {' and '.join(winners)}. Secret seed revealed: {e['seed']}"
         )
+
+
+# What a decision or a deal did: shown on the page after the move and, for a whole
+# round, in the end-of-round email.
+OUTCOME_EVENTS = {
+    "bag_passed",
+    "bag_inspected",
+    "gold_transferred",
+    "debt_settled",
+    "cards_moved",
+}
+OUTCOME_MOVES = {"passed", "inspected", "confiscated", *REASONS}
+
+
+def outcome_lines(projected: list, names: list, viewer: int | None) -> list:
+    """The lines of a decision's (or a round's) consequences, up to the round's end:
+    bags passed or inspected, who paid whom, goods handed over, deals."""
+    narrator = Narrator(names, viewer)
+    lines = []
+    for event in projected:
+        if event["type"] == "round_ended":
+            break
+        if event["type"] not in OUTCOME_EVENTS:
+            continue
+        if event["type"] == "cards_moved" and event["reason"] not in OUTCOME_MOVES:
+            continue
+        line = narrator.line(event)
+        if line:
+            lines.append(line)
+    return lines

@@ -3,8 +3,10 @@ transaction. One email per seat per move at most, keyed by seat and cause so
 that no cause ever yields two emails.
 
 Causes, most important first: the game ended (everyone gets the reveal and the
-score sheet); a new phase began (every seat with a move to make); a deal was
-struck on your offer; an offer or demand was made to you or about your bag.
+score sheet); the game began (everyone: the table, the pace, what comes next); a
+round ended (everyone: how each bag went, who paid whom, the new Sheriff); a new
+phase began (every seat with a move to make); a deal was struck on your offer;
+an offer or demand was made to you or about your bag.
 """
 
 import logging
@@ -16,8 +18,9 @@ from games.engine import actions
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME = "reminder", "welcome"
-PRIORITY = (GAME_OVER, YOUR_MOVE, DEAL, OFFER)
+PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DEAL, OFFER)
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +33,16 @@ def owed(state, events: list) -> dict:
         wanted.setdefault(seat, []).append((kind, cause))
 
     types = [e["type"] for e in events]
+    ended = [e["round"] for e in events if e["type"] == "round_ended"]
     if "game_ended" in types:
         for seat in range(state.players):
             add(seat, GAME_OVER, "end")
+    elif "game_started" in types:  # everyone, the Sheriff included, hears at once
+        for seat in range(state.players):
+            add(seat, START, "start")
+    elif ended:  # everyone learns how the round went (and, if so, that it is their move)
+        for seat in range(state.players):
+            add(seat, ROUND_OVER, f"round{ended[-1]}")
     elif "phase_started" in types:
         started = max(e["seq"] for e in events if e["type"] == "phase_started")
         for seat, options in actions(state).items():

@@ -217,9 +217,24 @@ def phase(view: dict, names: list) -> dict:
         "kind": kind,
         "title": title,
         "hint": hint,
+        "next": "" if my_turn else next_email(view, kind),
         "my_turn": my_turn,
         "awaiting": [names[s] if s != me else "you" for s in awaiting],
     }
+
+
+def next_email(view: dict, kind: str) -> str:
+    """For a seat with nothing to do now: when it will hear from the game again."""
+    sheriff = view["sheriff"] == view["me"]["seat"]
+    if kind == "market" and not sheriff:
+        return "We will email you when it is time to load your bag."
+    if kind in ("market", "market_turn", "load"):
+        if kind == "market_turn" and not sheriff:
+            return "We will email you when it is your turn, and when the bags are on the table."
+        return "We will email you when the bags are on the table."
+    if kind == "inspection" and not sheriff:
+        return "We will email you when an offer concerns you and when the round is over."
+    return ""
 
 
 def my_goods(view: dict) -> dict:
@@ -519,6 +534,7 @@ def deadline(when, tz_name: str) -> dict | None:
     return {
         "when": when,
         "local": f"{local:%a %d %b %Y, %H:%M} ({tz_name})",
+        "short": f"{local:%a %d %b, %H:%M}",
         "utc": f"{utc:%a %d %b, %H:%M} UTC",
         "is_utc": tz_name == "UTC",
     }

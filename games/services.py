@@ -56,6 +56,7 @@ class Outcome:
     message: str = ""
     version: int = 0
     repeated: bool = False  # the same submission was seen before; nothing changed now
+    since: int = 0  # the seq of the first event this move made (an accepted move)
 
 
 class ServiceError(Exception):
@@ -229,9 +230,10 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
         state, events = engine.apply(state, command, auto_advance=game.advance_early)
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
+    since = game.version
     _commit_state(game, state, events, now)
     notifications.record(game, state, events)
-    return Outcome(True, version=game.version)
+    return Outcome(True, version=game.version, since=since)
 
 
 def advance(

@@ -14,12 +14,14 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import engine, links, presenters, services
+from games import engine, links, narrate, presenters, services
 from games.forms import FormError, parse_move
 from games.models import GameEvent
 
 log = logging.getLogger(__name__)
 
+# Moves whose consequences are told right away in the success message.
+DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
 DONE = {
     "set_aside": "Your market choice is recorded.",
     "market_turn": "Your market turn is done.",
@@ -75,10 +77,22 @@ def _move(request, seat):
         done = DONE[move.command["type"]]
         if outcome.repeated:
             done = "That form was already sent; it counted once. " + done
+        elif move.command["type"] in DECISIONS:
+            done = " ".join([done, *_consequences(seat, outcome)])
         messages.success(request, done)
     else:
         messages.error(request, outcome.message)
     return redirect(request.path)
+
+
+def _consequences(seat, outcome) -> list:
+    """What the move just did, as this seat may know it (e.g. who was lying, who paid)."""
+    game = seat.game
+    state = game.engine_state()
+    events = GameEvent.objects.filter(game=game, seq__gte=outcome.since, seq__lt=outcome.version)
+    projected = engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
+    names = list(game.seats.order_by("index").values_list("name", flat=True))
+    return narrate.outcome_lines(projected, names, seat.index)
 
 
 def _show(request, seat):

@@ -153,6 +153,9 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     names = ["Alice", "Bob", "Carol", "Dave"]
     game = new_game(names, edition=2)
     links = {}
+    # Everyone hears that the game begins, the Sheriff too, with what comes next.
+    phone.newest_email(email("Alice"), screen="game-begins-sheriff")
+    assert "We will email you when the bags are on the table" in phone.page.inner_text("pre")
 
     # Round 1 (Alice is the Sheriff). Market: each merchant from their newest email.
     for name, cards in (("Bob", 2), ("Carol", 1), ("Dave", 0)):
@@ -197,12 +200,19 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     phone.submitted("deal-accepted", expect="Deal!")
     assert gold(phone) == 54
 
-    decide(phone, "Carol", "Inspect", "inspected")  # the liar
-    decide(phone, "Dave", "Inspect", "inspected")  # honest: the Sheriff pays
+    # The page says at once what each inspection found and who paid whom.
+    decide(phone, "Carol", "Inspect", "Carol was lying (declared 1 Apples, carried")
+    assert re.search(r"Carol paid you \d+ gold for the fine", phone.page.inner_text(".messages"))
+    decide(phone, "Dave", "Inspect", "Dave was honest")
+    assert re.search(r"You paid Dave \d+ gold", phone.page.inner_text(".messages"))
     phone.check("round-2-sheriff-view")
     assert "Round 2 of 8" in phone.page.locator("header.top").inner_text()
     log = phone.page.locator("section.log, .log").first.inner_text()
     assert "Carol" in log and "Dave" in log
+    # Every player hears how the round went; Carol learns what her lie cost her.
+    phone.newest_email(email("Carol"), screen="round-over")
+    told = phone.page.inner_text("pre")
+    assert "HOW ROUND 1 WENT" in told and "The Sheriff inspects your bag: you were lying" in told
 
     # Round 2 (Bob is the Sheriff): the merchants trade and load, Bob lets every bag pass.
     for name in ("Carol", "Dave", "Alice"):

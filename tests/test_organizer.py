@@ -35,7 +35,7 @@ def test_creategame_starts_a_game_and_owes_the_first_emails(capsys):
     game = Game.objects.get(name="Thursday")
     assert game.engine_config.edition == 1 and game.engine_config.royal_goods
     assert [s.timezone for s in game.seats.all()] == ["Europe/Paris", "UTC", "Asia/Tokyo"]
-    assert OutboxEmail.objects.filter(game=game).count() == 1  # 1st ed: one market turn
+    assert OutboxEmail.objects.filter(game=game).count() == 3  # everyone hears the game begin
     assert "/play/" in capsys.readouterr().out
 
 
@@ -75,7 +75,7 @@ def test_the_admin_creates_and_starts_a_game(client):
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get(name="Admin game")
     assert game.engine_state().sheriff == 1 and game.seats.count() == 4
-    assert OutboxEmail.objects.filter(game=game).count() == 3
+    assert OutboxEmail.objects.filter(game=game).count() == 4  # everyone hears the game begin
     page = client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200 and "/play/" in page.content.decode()
 

@@ -1,5 +1,6 @@
 """The player's page: GET shows a seat's view only; POST performs one move."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -274,7 +275,11 @@ def test_offers_deals_and_decisions_through_the_forms(client, game):
     assert accept.hidden()["revision"] == "2"
     assert fresh(game).engine_state().phase.offers["1"]["terms"]["promise"] == ""
     response = post_form(client, sheriff, accept)
-    assert messages_of(response) == ["Deal! The offer is accepted."]
+    # The message tells what the deal did, not only that it was made.
+    assert messages_of(response) == [
+        "Deal! The offer is accepted. Ben paid you 4 gold as agreed in a deal. "
+        "The Sheriff lets Ben's bag pass (deal #1). Ben's stand receives 1 Cheese, 1 Bread."
+    ]
     state = fresh(game).engine_state()
     assert state.gold[0] == 54 and state.phase.decided[1] == "passed"
 
@@ -282,7 +287,10 @@ def test_offers_deals_and_decisions_through_the_forms(client, game):
     html = client.get(sheriff).content.decode()
     decisions = [f for f in forms_of(html) if f.move in ("pass_bag", "inspect_bag")]
     assert sorted({f.value("bag") for f in decisions}) == ["2", "3"]
-    post_form(client, sheriff, next(f for f in decisions if f.move == "inspect_bag"))
+    inspected = post_form(client, sheriff, next(f for f in decisions if f.move == "inspect_bag"))
+    (told,) = messages_of(inspected)
+    assert re.search(r"Cid was (honest \(.+\)|lying \(declared .+, carried .+\))", told), told
+    assert re.search(r"(Cid paid you|You paid Cid) \d+ gold", told), told
     html = client.get(sheriff).content.decode()
     last = next(f for f in forms_of(html) if f.move == "pass_bag")
     post_form(client, sheriff, last)

@@ -242,9 +242,9 @@ def test_emails_are_personal_and_threaded():
     game = four_player_game("Threads", "77" * 32)
     deliver_pending()
     sent = mail.outbox
-    assert len(sent) == 3 and all(len(m.to) == 1 for m in sent)  # one per recipient
+    assert len(sent) == 4 and all(len(m.to) == 1 for m in sent)  # one per recipient
     bodies = {m.to[0]: m.body for m in sent}
-    assert len(set(bodies.values())) == 3  # never a shared body
+    assert len(set(bodies.values())) == 4  # never a shared body
     for message in sent:
         assert html_of(message) and message.subject == game.subject
         assert message.extra_headers["Message-ID"] != message.extra_headers["In-Reply-To"]

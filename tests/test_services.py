@@ -28,12 +28,14 @@ def phase(game) -> int:
     return Game.objects.get(pk=game.pk).engine_state().phase.since
 
 
-def test_creating_a_game_stores_events_snapshot_and_owes_each_merchant_an_email():
+def test_creating_a_game_stores_events_snapshot_and_owes_everyone_an_email():
     game = new_game()
     state = game.engine_state()
     assert game.version == state.seq == GameEvent.objects.filter(game=game).count()
     keys = sorted(OutboxEmail.objects.values_list("to", flat=True))
-    assert keys == ["ben@example.org", "cid@example.org", "dee@example.org"]  # Ann is Sheriff
+    # Ann, the Sheriff, has no move yet but hears that the game began, as everyone does.
+    assert keys == ["ann@example.org", "ben@example.org", "cid@example.org", "dee@example.org"]
+    assert set(OutboxEmail.objects.values_list("kind", flat=True)) == {"start"}
 
 
 def test_an_accepted_move_advances_the_version_and_appends_events():
@@ -115,10 +117,11 @@ def test_advance_is_compare_and_set_on_the_version():
 def test_outbox_sends_once_and_never_twice():
     game = new_game()
     pks = list(OutboxEmail.objects.filter(game=game).values_list("pk", flat=True))
-    assert [outbox.deliver(pk) for pk in pks] == ["sent"] * 3
-    assert [outbox.deliver(pk) for pk in pks] == ["not pending"] * 3
-    assert len(mail.outbox) == 3
+    assert [outbox.deliver(pk) for pk in pks] == ["sent"] * 4
+    assert [outbox.deliver(pk) for pk in pks] == ["not pending"] * 4
+    assert len(mail.outbox) == 4
     assert {m.to[0] for m in mail.outbox} == {
+        "ann@example.org",
         "ben@example.org",
         "cid@example.org",
         "dee@example.org",

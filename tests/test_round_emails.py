@@ -1,0 +1,79 @@
+"""Nobody is left in the dark: everyone hears when the game begins (the Sheriff
+too, with the pace and what comes next) and how every round went, with a
+preheader that says what each email is or asks."""
+
+import pytest
+from django.core import mail
+
+from games import services
+from games.models import Game
+from tests.mailplay import deliver_pending, html_of
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Alice", "Bob", "Carol", "Dave"]
+
+
+def new_game(**timing) -> Game:
+    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES]
+    return services.create_game(
+        name="Round news", players=players, config={"edition": 2}, seed="9a" * 32, timing=timing
+    )
+
+
+def mails_by_name() -> dict:
+    deliver_pending()
+    found = {m.to[0].split("@")[0].capitalize(): m for m in mail.outbox}
+    mail.outbox.clear()
+    return found
+
+
+def preheader(message) -> str:
+    html = html_of(message)
+    start = html.index('overflow:hidden;">') + len('overflow:hidden;">')
+    return html[start : html.index("</div>", start)]
+
+
+def test_everyone_hears_the_game_begin_with_its_pace():
+    new_game(
+        deadline_mode="duration", market_minutes=1440, load_minutes=720, inspection_minutes=1440
+    )
+    sent = mails_by_name()
+    assert sorted(sent) == NAMES
+    sheriff = sent["Alice"].body
+    assert sheriff.startswith("The game begins — Round news")
+    assert "We will email you when the bags are on the table." in sheriff
+    assert "Pace: Each phase has a deadline: 1 day for the market, 12 h for the loading" in sheriff
+    merchant = sent["Bob"]
+    assert merchant.body.startswith("The game begins — your move")
+    assert preheader(merchant).startswith("Your move: choose the cards to set aside — by ")
+    assert preheader(sent["Alice"]).startswith("The game begins. We will email you")
+    assert "fingerprint of it (SHA-256)" in sheriff  # the fairness commitment, explained
+
+
+def test_everyone_hears_how_the_round_went():
+    game = new_game()
+    mails_by_name()
+    services.advance(game.pk, force=True)  # the market: every merchant keeps their hand
+    services.advance(game.pk, force=True)  # loading: the default bags
+    mails_by_name()
+    state = Game.objects.get(pk=game.pk).engine_state()
+    assert state.phase.kind == "inspection"
+    alice = game.seats.get(index=0)
+    for bag, move in ((1, "inspect_bag"), (2, "pass_bag"), (3, "pass_bag")):
+        command = {"type": move, "bag": bag}
+        since = Game.objects.get(pk=game.pk).engine_state().phase.since
+        assert services.submit(alice, command, version=since, key=f"k{bag}").accepted
+    sent = mails_by_name()
+    assert sorted(sent) == NAMES  # one each, the old Sheriff and the new one included
+    for name, message in sent.items():
+        assert "Round 1 is over" in message.body, name
+        assert "HOW ROUND 1 WENT" in message.body and "Your purse:" in message.body
+        assert "Round 2 begins. Bob is the Sheriff." in message.body
+    assert "The Sheriff inspects your bag: you were" in sent["Bob"].body
+    assert "The Sheriff inspects Bob's bag: Bob was" in sent["Carol"].body
+    assert "The Sheriff lets Carol's bag pass" in sent["Dave"].body
+    assert preheader(sent["Alice"]) == "Your move: choose the cards to set aside"
+    assert preheader(sent["Bob"]).startswith("Round 1 is over: The Sheriff inspects your bag")
+    bob = sent["Bob"].body
+    assert bob.count("The Sheriff inspects your bag") == 1  # told once, under HOW ROUND 1 WENT
