@@ -134,10 +134,11 @@ def assert_nothing_hidden_shapes_the_mail(game: Game, rnd: random.Random) -> Non
     events = [e.data for e in GameEvent.objects.filter(game=game)]
     for seat in game.seats.all():
         seat.notified_seq = 0  # the whole log, not only the latest news
-        real = emails.render(game, seat, state, "your_move")
         other = hidden_perturbation(state, events, seat.index, rnd)
-        fake = emails.render(game, seat, other, "your_move")
-        assert same_but_for_links(real) == same_but_for_links(fake)
+        for kind in ("your_move", "start", "round_over"):  # round_over: the round's story
+            real = emails.render(game, seat, state, kind)
+            fake = emails.render(game, seat, other, kind)
+            assert same_but_for_links(real) == same_but_for_links(fake), kind
         assert project_log(state, events, seat.index) == project_log(other, events, seat.index)
 
 
