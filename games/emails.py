@@ -23,6 +23,10 @@ HEADLINES = {
     "offer": "A new offer concerns you",
     "reminder": "Reminder: your move is due soon",
     "welcome": "You have joined the game",
+    "paused": "The organizer paused the game",
+    "resumed": "The game resumes",
+    "extended": "The deadline is extended",
+    "cancelled": "The organizer cancelled the game",
 }
 # What "your move" asks for, by phase: the preheader, the line mail apps show first.
 ASKS = {
@@ -54,7 +58,8 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq)]
     lines = Narrator(names, seat.index).lines(engine.project_log(state, recent, seat.index))
     phase = presenters.phase(view, names)
-    deadline = presenters.deadline(game.phase_deadline, seat.timezone)
+    halted = presenters.halted(game, seat.timezone)
+    deadline = None if halted else presenters.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
     told = set(outcome["lines"]) if outcome else set()
@@ -67,7 +72,8 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "seat": seat,
         "view": view,
         "headline": headline,
-        "preheader": preheader(kind, headline, phase, deadline, outcome),
+        "preheader": halted or preheader(kind, headline, phase, deadline, outcome),
+        "halted": halted,
         "outcome": outcome,
         "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,
@@ -86,7 +92,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "text": render_to_string("emails/message.txt", context),
         "html": render_to_string("emails/message.html", context),
         "headers": thread_headers(game, seat, key) if key else {},
-        "attachments": _deadline_ics(game, seat, key) if kind != "game_over" else [],
+        "attachments": [] if kind == "game_over" or halted else _deadline_ics(game, seat, key),
     }
 
 

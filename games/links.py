@@ -62,14 +62,15 @@ def resolve(token: str) -> Seat:
             403, "This link is not valid", "Please use the latest link from your email."
         )
     if version != seat.link_version:
+        # Only the organizer's "replace a player" rotates a seat's links.
         raise LinkError(
             410,
-            "This link has been replaced",
-            "A newer link was sent for this seat. Please use the most recent email.",
+            "This seat has been given to another player",
+            "The organizer of this game replaced the player at this seat, so this link "
+            "no longer works. If you think this is a mistake, ask the organizer.",
         )
     game = seat.game
-    if game.status == Game.Status.CANCELLED:
-        raise LinkError(410, "This game was cancelled", "The organizer cancelled this game.")
+    # A cancelled game stays readable (its page says so) as long as a finished one.
     if game.finished_at is not None:
         valid_until = game.finished_at + timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
         if timezone.now() > valid_until:

@@ -20,6 +20,7 @@ from games.models import Game, OutboxEmail, Seat
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME = "reminder", "welcome"
+NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DEAL, OFFER)
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,11 @@ def record_reminders(game: Game, state, awaited: list) -> list:
 def record_welcome(game: Game, seat: Seat, state) -> list:
     """The current email, for a player who has just taken over a seat."""
     return _record_all([(game, seat, WELCOME, f"welcome{seat.link_version}")])
+
+
+def record_notice(game: Game, kind: str, cause: str) -> list:
+    """The organizer paused, resumed, extended or cancelled: every player is told."""
+    return _record_all([(game, seat, kind, cause) for seat in game.seats.all()])
 
 
 def record_miss_alert(game: Game, seat: Seat) -> list:

@@ -117,6 +117,7 @@ def seat_page(
     log_all: bool,
     log_more: bool,
     deadline: dict | None,
+    halted: str = "",
 ) -> dict:
     me = view["me"]["seat"]
     first_edition = view["config"]["edition"] == engine.FIRST_EDITION
@@ -137,13 +138,14 @@ def seat_page(
         "mine": my_goods(view),
         "players": table(view, names),
         "piles": piles(view),
-        "deadline": deadline,
+        "deadline": None if halted else deadline,
+        "halted": halted,
         "log": log,
         "log_all": log_all,
         "log_more": log_more,
         "keys": FormKeys(),
     }
-    ctx["moves"] = move_forms(view, names)
+    ctx["moves"] = {} if halted else move_forms(view, names)
     if "offers" in view:
         ctx["offers"] = offers(view, names, ctx["moves"])
         ctx["deals"] = deals(view, names)
@@ -519,6 +521,17 @@ def bonus(b: dict) -> dict:
 
 
 # --- deadline and log ----------------------------------------------------------------------
+
+
+def halted(game, tz_name: str) -> str:
+    """Why nothing moves now, if the organizer stopped the game; "" otherwise."""
+    if game.status == "cancelled" and game.finished_at is not None:
+        when = deadline(game.finished_at, tz_name)["local"]
+        return f"The organizer cancelled this game on {when}. The table stays readable."
+    if game.paused_at is not None:
+        when = deadline(game.paused_at, tz_name)["local"]
+        return f"Paused by the organizer since {when}. No deadline runs until the game resumes."
+    return ""
 
 
 def deadline(when, tz_name: str) -> dict | None:

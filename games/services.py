@@ -218,6 +218,14 @@ def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Ou
 def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
     if game.status != Game.Status.ACTIVE:
         return Outcome(False, "game_not_active", "This game is no longer in play.", game.version)
+    if game.paused_at is not None:  # nothing may move while paused, a player's move included
+        return Outcome(
+            False,
+            "paused",
+            "The organizer has paused the game: moves wait until it resumes. "
+            "You will get an email then.",
+            game.version,
+        )
     state = game.engine_state()
     if version != state.phase.since:
         return Outcome(
@@ -305,7 +313,8 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
         GameEvent.objects.bulk_create(rows)
         Game.objects.bulk_update(due, TRANSITION_FIELDS)
         notifications.record_many(moves)
-        _count_missed({game.pk: game for game in due}, missed)
+        if not force:  # the organizer's "advance now" is not the players' miss
+            _count_missed({game.pk: game for game in due}, missed)
     return len(due)
 
 
@@ -341,7 +350,11 @@ def send_reminders(game_id: int, *, now=None) -> int:
 # does nothing the second time.
 
 
-def _control(game_id: int, expected_version: int, note: str, change, now) -> Game:
+def _control(
+    game_id: int, expected_version: int, note: str, change, now, announce: str = ""
+) -> Game:
+    """One organizer control: the change, a note in the log and, with ``announce``
+    (an email kind), an email to every player in the same commit."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.version != expected_version:
@@ -354,6 +367,8 @@ def _control(game_id: int, expected_version: int, note: str, change, now) -> Gam
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
             _assign(game, fields)
+        if announce:
+            notifications.record_notice(game, announce, f"note{state.seq}")
     return game
 
 
@@ -365,7 +380,7 @@ def pause(game_id: int, *, expected_version: int, now=None) -> Game:
             raise ServiceError("already_paused", "The game is already paused.")
         return {"paused_at": now}
 
-    return _control(game_id, expected_version, "The game is paused.", change, now)
+    return _control(game_id, expected_version, "The game is paused.", change, now, "paused")
 
 
 def resume(game_id: int, *, expected_version: int, now=None) -> Game:
@@ -382,7 +397,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
         }
 
-    return _control(game_id, expected_version, "The game resumes.", change, now)
+    return _control(game_id, expected_version, "The game resumes.", change, now, "resumed")
 
 
 def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> Game:
@@ -398,7 +413,8 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
         reminder = deadlines.reminder_time(policy(game), new_deadline, now)
         return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
 
-    return _control(game_id, expected_version, f"The deadline is extended to {shown}.", change, now)
+    note = f"The deadline is extended to {shown}."
+    return _control(game_id, expected_version, note, change, now, "extended")
 
 
 def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
@@ -421,7 +437,8 @@ def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
             "finished_at": now,
         }
 
-    return _control(game_id, expected_version, "The organizer cancelled the game.", change, now)
+    note = "The organizer cancelled the game."
+    return _control(game_id, expected_version, note, change, now, "cancelled")
 
 
 def replace_player(

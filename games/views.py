@@ -118,6 +118,7 @@ def _show(request, seat):
         log_all=log_all,
         log_more=more,
         deadline=presenters.deadline(getattr(game, "phase_deadline", None), seat.timezone),
+        halted=presenters.halted(game, seat.timezone),
     )
     return render(request, "games/seat.html", context)
 

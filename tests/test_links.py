@@ -72,7 +72,9 @@ def test_a_revoked_link_is_gone_and_the_new_one_works():
     old = links.make_token(seat)
     seat.link_version += 1
     seat.save()
-    assert_refused(*get(old), 410, game)
+    status, html = get(old)
+    assert_refused(status, html, 410, game)
+    assert "replaced the player at this seat" in html  # told plainly, not "a newer link"
     assert get(links.make_token(seat))[0] == 200
 
 
@@ -86,11 +88,14 @@ def test_links_stop_working_some_days_after_the_game_ends(settings):
     assert get(token)[0] == 200  # still readable shortly after the end
 
 
-def test_a_cancelled_game_link_is_gone():
+def test_a_cancelled_game_stays_readable_with_no_move_to_make():
     game = new_game()
     token = links.make_token(game.seats.get(index=1))
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
-    assert_refused(*get(token), 410, game)
+    services.cancel(game.pk, expected_version=game.version)
+    status, html = get(token)
+    assert status == 200
+    assert "The organizer cancelled this game on" in html
+    assert 'name="move"' not in html
 
 
 def test_a_post_without_csrf_gets_the_friendly_page():

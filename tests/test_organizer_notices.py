@@ -1,0 +1,88 @@
+"""The organizer's actions reach the players: pause, resume, extend and cancel
+are emailed to everyone; a paused game refuses moves and its page says why,
+with no countdown; "advance now" is not counted as the players' miss."""
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from games import services
+from games.models import Game
+from tests.fixtures_pages import form_for, fresh, messages_of, path_of, post_form
+from tests.mailplay import deliver_pending
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann", "Ben", "Cid"]
+
+
+@pytest.fixture
+def game():
+    players = [services.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Madrid") for n in NAMES]
+    game = services.create_game(
+        name="Notices",
+        players=players,
+        config={"edition": 2},
+        seed="ce" * 32,
+        timing={"deadline_mode": "duration", "market_minutes": 60},
+    )
+    deliver_pending()
+    mail.outbox.clear()
+    return game
+
+
+def told() -> dict:
+    deliver_pending()
+    bodies = {m.to[0].split("@")[0].capitalize(): m.body for m in mail.outbox}
+    mail.outbox.clear()
+    return bodies
+
+
+def test_a_pause_is_emailed_refuses_moves_and_shows_on_the_page(game):
+    ben = Client()
+    path = path_of(game.seats.get(index=1))
+    form = form_for(ben.get(path).content.decode(), "set_aside")  # a page opened before
+    services.pause(game.pk, expected_version=game.version)
+    bodies = told()
+    assert sorted(bodies) == NAMES
+    assert all(b.startswith("The organizer paused the game") for b in bodies.values())
+    assert "Paused by the organizer since" in bodies["Ann"] and "(Europe/Madrid)" in bodies["Ann"]
+    assert "Deadline:" not in bodies["Ben"]
+
+    version = fresh(game).version
+    response = post_form(ben, path, form, cards=[])
+    assert fresh(game).version == version  # nothing moved
+    assert "paused the game" in messages_of(response)[0]
+    html = ben.get(path).content.decode()
+    assert "Paused by the organizer since" in html
+    assert "Deadline:" not in html and 'name="move"' not in html
+
+
+def test_resume_and_extend_are_emailed_with_the_new_deadline(game):
+    paused = services.pause(game.pk, expected_version=game.version)
+    told()
+    resumed = services.resume(game.pk, expected_version=paused.version)
+    bodies = told()
+    assert all(b.startswith("The game resumes") for b in bodies.values())
+    assert "Deadline:" in bodies["Cid"] and "(Europe/Madrid)" in bodies["Cid"]
+    services.extend(game.pk, expected_version=resumed.version, by=timedelta(hours=5))
+    bodies = told()
+    assert all(b.startswith("The deadline is extended") for b in bodies.values())
+    local = fresh(game).phase_deadline.astimezone(ZoneInfo("Europe/Madrid"))
+    assert f"{local:%H:%M} (Europe/Madrid)" in bodies["Ben"]
+
+
+def test_a_cancel_is_emailed(game):
+    services.cancel(game.pk, expected_version=game.version)
+    bodies = told()
+    assert sorted(bodies) == NAMES
+    assert all("The organizer cancelled this game on" in b for b in bodies.values())
+
+
+def test_advance_now_is_not_the_players_miss(game):
+    services.advance_now(game.pk, expected_version=game.version)
+    assert fresh(game).engine_state().phase.kind == "load"
+    assert set(Game.objects.get(pk=game.pk).seats.values_list("missed_in_a_row", flat=True)) == {0}
