@@ -344,3 +344,10 @@ def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
     desk.check("game-paused")
     assert Game.objects.get(pk=game.pk).paused_at is not None
     desk.close()
+    # Each player hears of it, and their table says so, with no countdown and no form.
+    player = Phone(chromium, site, prefix="admin-player-")
+    player.follow_newest_email("ann@example.org", screen="paused-email")
+    player.check("paused-table")
+    assert "Paused by the organizer since" in player.page.inner_text("section.now")
+    assert player.page.locator("form input[name=move]").count() == 0
+    player.close()
