@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.http import QueryDict
 
+from games import narrate
 from games.engine import CARD_TYPES, LEGAL_TYPES
 
 MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
@@ -115,7 +116,7 @@ def _market_turn(post) -> dict:
     from_1 = _int(post, "from_pile_1", what="Cards from discard pile 2", default=0)
     if from_0 + from_1 > len(cards):
         raise FormError(
-            f"You set aside {len(cards)} card(s), so you can take at most that many "
+            f"You set aside {narrate.cards(len(cards))}, so you can take at most that many "
             "from the discard piles."
         )
     draws = ["discard:0"] * from_0 + ["discard:1"] * from_1

@@ -45,6 +45,11 @@ def terms_parts(terms: dict, names: list, me: int | None) -> dict:
     return {"gives": gives, "does": does, "promise": terms["promise"]}
 
 
+def cards(n: int, what: str = "card") -> str:
+    """3 -> '3 cards', 1 -> '1 card'."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def label(card_type: str) -> str:
     return CARD_TYPES[card_type].label
 
@@ -105,11 +110,11 @@ class Narrator:
     def _set_aside_submitted(self, e):
         if e.get("cards") is not None:
             n = len(e["cards"])
-            return f"You chose to set aside {n} card(s)." if n else "You chose to keep your hand."
+            return f"You chose to set aside {cards(n)}." if n else "You chose to keep your hand."
         return f"{self.names[e['seat']]} has made their market choice."
 
     def _market_turn_taken(self, e):
-        parts = [f"{self.who(e['seat'])} set aside {e['set_aside']} card(s)"]
+        parts = [f"{self.who(e['seat'])} set aside {cards(e['set_aside'])}"]
         if e["discard_draws"]:
             parts.append(f"took {len(e['discard_draws'])} from the discard piles")
         if e["deck_draws"]:
@@ -129,7 +134,7 @@ class Narrator:
         dst = self.zone_owner(e["to"])
         what = goods(seen) if seen else ""
         if hidden:
-            extra = f"{hidden} card(s)" if not seen else f"{hidden} more card(s)"
+            extra = cards(hidden) if not seen else cards(hidden, "more card")
             what = f"{what} and {extra}" if what else extra
         reason = e["reason"]
         if reason in ("market_draw", "refill", "deal") and dst is not None:
@@ -147,7 +152,7 @@ class Narrator:
             return f"Discarded onto pile {int(e['to'][-1]) + 1}: {what}."
         if reason == "passed":
             legal, secret = goods(seen) or "no legal goods", hidden
-            tail = f" and {secret} contraband card(s) face down" if secret else ""
+            tail = f" and {cards(secret, 'contraband card')} face down" if secret else ""
             if dst == self.viewer and not hidden:
                 return f"Your goods go to your stand: {legal}."
             return f"{self.whose(dst).capitalize()} stand receives {legal}{tail}."

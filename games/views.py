@@ -20,6 +20,7 @@ from games.models import GameEvent
 
 log = logging.getLogger(__name__)
 
+OFFER_MOVES = {"make_offer", "revise_offer", "withdraw_offer"}
 # Moves whose consequences are told right away in the success message.
 DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
 DONE = {
@@ -79,6 +80,8 @@ def _move(request, seat):
             done = "That form was already sent; it counted once. " + done
         elif move.command["type"] in DECISIONS:
             done = " ".join([done, *_consequences(seat, outcome)])
+        if move.command["type"] in OFFER_MOVES and seat.game.engine_state().sheriff == seat.index:
+            done = done.replace("offer", "demand")  # what the Sheriff makes is a demand
         messages.success(request, done)
     else:
         messages.error(request, outcome.message)

@@ -193,7 +193,7 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     demand.locator(f"input[name=bag_{declared_kind}]").fill("1")
     demand.locator("select[name=action_2]").select_option("pass")
     demand.get_by_role("button", name="Send the demand").click()
-    phone.submitted("demand-made", expect="offer is on the table")
+    phone.submitted("demand-made", expect="Your demand is on the table")
 
     bobs = phone.page.locator("article.offer", has_text="Bob")
     bobs.get_by_role("button", name=re.compile("Accept revision")).click()

@@ -306,7 +306,7 @@ def test_the_sheriff_may_ask_only_for_face_up_goods_and_a_merchant_may_withdraw(
     assert [f.value("to") for f in demands] == ["1", "2", "3"]
     assert not card_ids_in_forms(html)  # nobody has goods on a stand yet; hands never show
     response = post_form(client, sheriff, demands[1], gold="5", action_2="pass")
-    assert messages_of(response) == ["Your offer is on the table."]
+    assert messages_of(response) == ["Your demand is on the table."]  # a Sheriff demands
     offer = fresh(game).engine_state().phase.offers["1"]
     assert (offer["payer"], offer["terms"]["gold"]) == (2, 5)
     html = client.get(sheriff).content.decode()
