@@ -33,7 +33,7 @@ TIMING_FIELDS = (
     "advance_early",
     "miss_alert_after",
 )
-CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace")
+CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))
 
 
@@ -398,6 +398,14 @@ class GameAdmin(admin.ModelAdmin):
             f"{seat.name} now plays seat {seat.index + 1} instead of {old}; "
             "the old links no longer work and the new player was emailed."
         )
+
+    def _control_resend(self, request, game, version):
+        seat = Seat.objects.filter(game=game, pk=request.POST.get("seat", "")).first()
+        if seat is None:
+            messages.error(request, "No such seat in this game; nothing was done.")
+            return None
+        services.resend_email(seat.pk, expected_version=version)
+        return f"{seat.name} was sent their current email (with their link) again."
 
 
 @admin.register(OutboxEmail)

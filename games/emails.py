@@ -23,6 +23,7 @@ HEADLINES = {
     "offer": "A new offer concerns you",
     "reminder": "Reminder: your move is due soon",
     "welcome": "You have joined the game",
+    "resend": "Your link to the game, sent again by the organizer",
     "paused": "The organizer paused the game",
     "resumed": "The game resumes",
     "extended": "The deadline is extended",

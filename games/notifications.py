@@ -19,7 +19,7 @@ from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 START, ROUND_OVER = "start", "round_over"
-REMINDER, WELCOME = "reminder", "welcome"
+REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DEAL, OFFER)
 
@@ -92,6 +92,11 @@ def record_reminders(game: Game, state, awaited: list) -> list:
 def record_welcome(game: Game, seat: Seat, state) -> list:
     """The current email, for a player who has just taken over a seat."""
     return _record_all([(game, seat, WELCOME, f"welcome{seat.link_version}")])
+
+
+def record_resend(game: Game, seat: Seat) -> list:
+    """The seat's current email again, at the organizer's request."""
+    return _record_all([(game, seat, RESEND, f"resend{game.version}")])
 
 
 def record_notice(game: Game, kind: str, cause: str) -> list:

@@ -441,6 +441,19 @@ def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
     return _control(game_id, expected_version, note, change, now, "cancelled")
 
 
+def resend_email(seat_id: int, *, expected_version: int, now=None) -> Game:
+    """A player lost their link (the commonest request): their current email again.
+    A form posted twice finds the version moved on and sends nothing more."""
+    now = now or timezone.now()
+    seat = Seat.objects.get(pk=seat_id)
+
+    def change(game):
+        notifications.record_resend(game, seat)
+
+    note = f"The organizer sent {seat.name} their link again."
+    return _control(seat.game_id, expected_version, note, change, now)
+
+
 def replace_player(
     seat_id: int,
     *,

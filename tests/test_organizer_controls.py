@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Seat
+from games.models import Game, GameEvent, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -171,10 +171,11 @@ def test_replace_player_refuses_a_seat_of_another_game(organizer, game):
         ("advance", {}),
         ("cancel", {"confirm": "1"}),
         ("replace", {"name": "Dora", "email": "dora@example.org", "timezone": "UTC"}),
+        ("resend", {}),
     ],
 )
 def test_the_same_form_posted_twice_acts_once(organizer, game, action, fields):
-    if action == "replace":
+    if action in ("replace", "resend"):
         fields = {**fields, "seat": game.seats.get(index=2).pk}
     shown = game.version
     post(organizer, game, action, version=shown, **fields)
@@ -275,3 +276,15 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
     response = organizer.post(change_url(game), data)
     assert response.status_code == 200 and "Unknown time zone" in response.content.decode()
     assert fresh(game).deadline_timezone == "Europe/Paris"
+
+
+def test_resend_sends_a_player_their_current_email_once(organizer, game):
+    ben = game.seats.get(index=1)
+    before = OutboxEmail.objects.filter(seat=ben).count()
+    _, notes = post(organizer, game, "resend", version=game.version, seat=ben.pk)
+    assert notes == [f"{ben.name} was sent their current email (with their link) again."]
+    resent = OutboxEmail.objects.filter(seat=ben).exclude(kind="start")
+    assert OutboxEmail.objects.filter(seat=ben).count() == before + 1
+    assert resent.get().kind == "resend"
+    note = GameEvent.objects.filter(game=game, type="noted").order_by("seq").last()
+    assert note.data["text"] == "The organizer sent Ben their link again."
