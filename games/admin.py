@@ -26,6 +26,7 @@ TIMING_FIELDS = (
     "market_turn_minutes",
     "load_minutes",
     "inspection_minutes",
+    "bargaining_minutes",
     "daily_time",
     "deadline_timezone",
     "skip_weekends",

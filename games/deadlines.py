@@ -182,6 +182,25 @@ def reminder_time(
     return None if at < _utc(now, "now") else at
 
 
+def bargaining_end(
+    minutes: int | None, deadline: datetime | None, now: datetime
+) -> datetime | None:
+    """When an inspection's bargaining time (see rules-decisions.md) runs out, or None.
+
+    ``minutes`` is the organizer's setting: 0 means no bargaining time (it is over
+    at ``now``); None means half the time to the inspection's ``deadline`` (no limit
+    when the phase has no deadline). Never later than the deadline, which decides
+    every bag anyway.
+    """
+    now = _utc(now, "now")
+    if minutes == 0:
+        return now
+    if minutes is None:
+        return None if deadline is None else now + (_utc(deadline, "deadline") - now) / 2
+    end = now + timedelta(minutes=minutes)
+    return end if deadline is None else min(end, _utc(deadline, "deadline"))
+
+
 def resume(deadline: datetime | None, paused_at: datetime, resumed_at: datetime) -> datetime | None:
     """The deadline after a pause: shifted by the paused time (resumed_at - paused_at).
 

@@ -20,6 +20,7 @@ HEADLINES = {
     "round_over": "Round {round} is over",
     "your_move": "Your move",
     "deal": "Your offer was accepted",
+    "decide": "Every bag can be decided now",
     "offer": "A new offer concerns you",
     "reminder": "Reminder: your move is due soon",
     "welcome": "You have joined the game",
@@ -28,13 +29,6 @@ HEADLINES = {
     "resumed": "The game resumes",
     "extended": "The deadline is extended",
     "cancelled": "The organizer cancelled the game",
-}
-# What "your move" asks for, by phase: the preheader, the line mail apps show first.
-ASKS = {
-    "market": "choose the cards to set aside",
-    "market_turn": "take your market turn",
-    "load": "load your bag and declare it",
-    "inspection": "decide the bags",
 }
 
 
@@ -58,8 +52,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     names = list(game.seats.order_by("index").values_list("name", flat=True))
     recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq)]
     lines = Narrator(names, seat.index).lines(engine.project_log(state, recent, seat.index))
-    phase = presenters.phase(view, names)
     halted = presenters.halted(game, seat.timezone)
+    bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
+    phase = presenters.phase(view, names, bargaining)
     deadline = None if halted else presenters.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
@@ -101,9 +96,10 @@ def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:
     """The first line a mail app shows in its list: what this email is, or asks."""
     if kind == "game_over":
         return phase["hint"]
-    if phase["my_turn"] and phase["kind"] in ASKS:
-        ask = f"Your move: {ASKS[phase['kind']]}"
-        return f"{ask} — by {deadline['short']} your time" if deadline else ask
+    if phase["my_turn"] and phase["ask"]:
+        ask = f"Your move: {phase['ask']}"
+        by = phase["ask_by"] or deadline
+        return f"{ask} — by {by['short']} your time" if by else ask
     if outcome and outcome["lines"]:
         return f"{headline}: {outcome['lines'][0]}"
     return f"{headline}. {phase['next'] or phase['hint']}"
@@ -138,7 +134,7 @@ def pace(game: Game, tz_name: str) -> str:
     """The organizer's deadline settings in one sentence, in the seat's zone."""
     mode = game.deadline_mode
     if mode == Game.DeadlineMode.NONE:
-        return "No deadlines: each phase moves on as soon as every move is in."
+        return "No deadlines: each phase moves on as soon as every move is in. " + bargaining(game)
     if mode == Game.DeadlineMode.DAILY and game.daily_time is not None:
         text = f"Every deadline falls at {game.daily_time:%H:%M} ({game.deadline_timezone})"
         if game.deadline_timezone != tz_name:
@@ -160,7 +156,20 @@ def pace(game: Game, tz_name: str) -> str:
     if game.skip_weekends:
         text += "; no deadline falls on a weekend"
     text += ". A missed deadline makes the default move for you."
-    return text
+    return f"{text} {bargaining(game)}"
+
+
+def bargaining(game: Game) -> str:
+    """The game's bargaining time, in one sentence."""
+    minutes = game.bargaining_minutes
+    if minutes == 0:
+        return "The Sheriff may decide a bag as soon as the declarations are revealed."
+    wait = "The Sheriff decides a bag only once its merchant has made an offer or said “no offer”"
+    if minutes is None and game.deadline_mode == Game.DeadlineMode.NONE:
+        return wait + "."
+    if minutes is None:
+        return wait + ", or once half the inspection time has passed."
+    return f"{wait}, or once {_duration(minutes)} of bargaining have passed."
 
 
 def _duration(minutes: float) -> str:

@@ -30,6 +30,7 @@ MOVES = (
     "accept_offer",
     "pass_bag",
     "inspect_bag",
+    "say_no_offer",
 )
 
 
@@ -206,12 +207,24 @@ def _accept_offer(post) -> dict:
     }
 
 
+def _confirmed(post) -> None:
+    """A pass or inspect is final: it is sent only from its confirmation form."""
+    if post.get("confirm") != "yes":
+        raise FormError("Confirm the decision first: it is final. Nothing was decided.")
+
+
 def _pass_bag(post) -> dict:
+    _confirmed(post)
     return {"bag": _int(post, "bag", what="The bag")}
 
 
 def _inspect_bag(post) -> dict:
+    _confirmed(post)
     return {"bag": _int(post, "bag", what="The bag"), **_pile(post)}
+
+
+def _say_no_offer(post) -> dict:
+    return {}
 
 
 PARSERS = {
@@ -224,4 +237,5 @@ PARSERS = {
     "accept_offer": _accept_offer,
     "pass_bag": _pass_bag,
     "inspect_bag": _inspect_bag,
+    "say_no_offer": _say_no_offer,
 }

@@ -47,6 +47,13 @@ class Game(models.Model):
     )
     load_minutes = models.PositiveIntegerField(default=24 * 60, help_text="Load and declare.")
     inspection_minutes = models.PositiveIntegerField(default=24 * 60, help_text="Inspection.")
+    bargaining_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Bargaining time at the start of each inspection, in minutes: the Sheriff can "
+        "decide a bag once its merchant has made an offer or said 'no offer', or once this time "
+        "is over. Blank: half the inspection time (no limit without deadlines). 0: no waiting.",
+    )
     daily_time = models.TimeField(
         null=True, blank=True, help_text="Daily mode: the local time every deadline falls at."
     )
@@ -70,6 +77,8 @@ class Game(models.Model):
     phase_since = models.PositiveIntegerField(default=0, editable=False)
     phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
     reminder_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When this inspection's bargaining time runs out (None: not in inspection, no limit, or over).
+    bargaining_until = models.DateTimeField(null=True, blank=True, editable=False)
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
     # When the sweep last handed this overdue phase to a worker (see tasks.sweep_deadlines).
     advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -79,6 +88,7 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "phase_deadline"]),
             models.Index(fields=["status", "reminder_at"]),
+            models.Index(fields=["status", "bargaining_until"]),
         ]
 
     def __str__(self) -> str:

@@ -196,6 +196,13 @@ class Narrator:
     def _offers_lapsed(self, e):
         return f"Offer #{', #'.join(map(str, e['offers']))} lapsed."
 
+    def _no_offer_said(self, e):
+        verb = "have" if e["seat"] == self.viewer else "has"
+        return f"{self.who(e['seat'])} {verb} no offer to make."
+
+    def _bargaining_ended(self, e):
+        return "Bargaining time is over: the Sheriff may now decide every bag."
+
     def _deal_made(self, e):
         return f"Deal! Offer #{e['offer']} (revision {e['revision']}) was accepted."
 

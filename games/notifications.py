@@ -5,8 +5,9 @@ that no cause ever yields two emails.
 Causes, most important first: the game ended (everyone gets the reveal and the
 score sheet); the game began (everyone: the table, the pace, what comes next); a
 round ended (everyone: how each bag went, who paid whom, the new Sheriff); a new
-phase began (every seat with a move to make); a deal was struck on your offer;
-an offer or demand was made to you or about your bag.
+phase began (every seat with a move to make); the bargaining is over (the
+Sheriff); a deal was struck on your offer; an offer or demand was made to you
+or about your bag.
 """
 
 import logging
@@ -15,13 +16,15 @@ from django.db import transaction
 
 from games import emails
 from games.engine import actions
+from games.engine.inspection import undecided, waiting_to_speak
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
-PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DEAL, OFFER)
+PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, OFFER)
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ def owed(state, events: list) -> dict:
         for seat, options in actions(state).items():
             if options["moves"]:
                 add(seat, YOUR_MOVE, f"phase{started}")
+    if _bargaining_just_over(state, types):
+        add(state.sheriff, DECIDE, f"decide{state.phase.since}")
     offers = getattr(state.phase, "offers", {})
     for event in events:
         if event["type"] in ("offer_made", "offer_revised"):
@@ -64,6 +69,17 @@ def owed(state, events: list) -> dict:
     return {
         seat: min(causes, key=lambda kc: PRIORITY.index(kc[0])) for seat, causes in wanted.items()
     }
+
+
+def _bargaining_just_over(state, types: list) -> bool:
+    """The last merchant waited for said "no offer", or the bargaining time ran out.
+    (Offers are emailed to the Sheriff anyway.) At most once a phase: the seats
+    waited for only ever become fewer, and these events need one still waiting."""
+    if state.is_over() or state.phase.kind != "inspection":
+        return False
+    if not {"no_offer_said", "bargaining_ended"} & set(types) or "phase_started" in types:
+        return False
+    return bool(undecided(state)) and not waiting_to_speak(state)
 
 
 def record(game: Game, state, events: list) -> list:

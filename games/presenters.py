@@ -17,6 +17,13 @@ from games.narrate import Narrator, goods, terms_parts
 
 LOG_LINES = 40
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
+# What a seat's move asks for, by phase: the preheader, the line mail apps show first.
+ASKS = {
+    "market": "choose the cards to set aside",
+    "market_turn": "take your market turn",
+    "load": "load your bag and declare it",
+    "inspection": "decide the bags",
+}
 PHASE_TITLES = {
     "market": "Market",
     "market_turn": "Market",
@@ -118,7 +125,11 @@ def seat_page(
     log_more: bool,
     deadline: dict | None,
     halted: str = "",
+    bargaining_until: dict | None = None,
+    confirm: dict | None = None,
 ) -> dict:
+    """``confirm``: a pass/inspect the Sheriff asked for (``?decide=...&bag=...``),
+    shown for confirmation before it is sent."""
     me = view["me"]["seat"]
     first_edition = view["config"]["edition"] == engine.FIRST_EDITION
     ctx = {
@@ -134,7 +145,7 @@ def seat_page(
         "is_sheriff": view["sheriff"] == me,
         "sheriff_name": names[view["sheriff"]],
         "over": view["phase"]["kind"] == "game_over",
-        "phase": phase(view, names),
+        "phase": phase(view, names, None if halted else bargaining_until),
         "mine": my_goods(view),
         "players": table(view, names),
         "piles": piles(view),
@@ -146,6 +157,7 @@ def seat_page(
         "keys": FormKeys(),
     }
     ctx["moves"] = {} if halted else move_forms(view, names)
+    ctx["confirm"] = confirmation(ctx["moves"].get("decide"), confirm)
     if "offers" in view:
         ctx["offers"] = offers(view, names, ctx["moves"])
         ctx["deals"] = deals(view, names)
@@ -161,7 +173,16 @@ def seat_page(
     return ctx
 
 
-def phase(view: dict, names: list) -> dict:
+def waiting_to_speak(view: dict) -> list:
+    """Merchants the Sheriff waits for before deciding their bag (bargaining)."""
+    if view["phase"]["kind"] != "inspection" or view.get("bargaining_over"):
+        return []
+    return [s for s in undecided_bags(view) if not view["players"][s].get("spoken")]
+
+
+def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict:
+    """The phase's title, what it asks of this seat (``ask``, for the preheader) and
+    a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone."""
     kind = view["phase"]["kind"]
     me = view["me"]["seat"]
     awaiting = view["phase"]["awaiting"]
@@ -169,7 +190,9 @@ def phase(view: dict, names: list) -> dict:
     if kind == "market_turn":
         turn = view["phase"]["seat"]
         title = "Market — your turn" if turn == me else f"Market — {names[turn]}'s turn"
-    my_turn = me in awaiting
+    waiting = waiting_to_speak(view)
+    my_turn = me in awaiting or me in waiting
+    ask, ask_by = ASKS.get(kind, ""), None
     if kind == "market":
         if view["sheriff"] == me:
             hint = "You are the Sheriff this round. The merchants are choosing cards to trade."
@@ -199,10 +222,27 @@ def phase(view: dict, names: list) -> dict:
         else:
             hint = "Your bag is closed. Declarations are revealed when every bag is in."
     elif kind == "inspection":
-        if view["sheriff"] == me:
+        until = f", or from {bargaining_until['short']} (your time)" if bargaining_until else ""
+        if view["sheriff"] == me and waiting:
+            ask = "bargain, then decide the bags"
+            who = " and ".join(names[s] for s in waiting)
+            hint = (
+                "Bargaining comes first: you can decide a bag once its merchant has made an "
+                f"offer or said “no offer”{until}. Still to speak: {who}. Meanwhile you may "
+                "make demands and accept offers — an accepted deal is carried out at once."
+            )
+        elif view["sheriff"] == me:
             hint = (
                 "Decide every bag: let it pass or inspect it. You may make demands and accept "
                 "offers first — an accepted deal is carried out at once."
+            )
+        elif me in waiting:
+            ask, ask_by = "make the Sheriff an offer or say “no offer”", bargaining_until
+            until = f" (or until {bargaining_until['short']}, your time)" if until else ""
+            hint = (
+                "Bargaining: offer the Sheriff gold or goods to let your bag pass (or to "
+                "inspect someone else's), or say “no offer”. The Sheriff cannot decide your "
+                f"bag before you have{until}. Everything said is public."
             )
         else:
             hint = (
@@ -219,9 +259,13 @@ def phase(view: dict, names: list) -> dict:
         "kind": kind,
         "title": title,
         "hint": hint,
+        "ask": ask if my_turn else "",
+        "ask_by": ask_by,  # when the ask is due, if not the phase deadline
+        "bargaining_until": bargaining_until if waiting else None,
         "next": "" if my_turn else next_email(view, kind),
         "my_turn": my_turn,
-        "awaiting": [names[s] if s != me else "you" for s in awaiting],
+        # Merchants still to speak (bargaining) are waited for too, if not by the deadline.
+        "awaiting": [names[s] if s != me else "you" for s in [*awaiting, *waiting]],
     }
 
 
@@ -259,6 +303,7 @@ def my_goods(view: dict) -> dict:
 def table(view: dict, names: list) -> list:
     kind = view["phase"]["kind"]
     awaiting = set(view["phase"]["awaiting"])
+    bargaining = set(waiting_to_speak(view))
     rows = []
     for p in view["players"]:
         seat = p["seat"]
@@ -273,6 +318,8 @@ def table(view: dict, names: list) -> list:
             status = "to play" if seat in awaiting else ""
         elif kind == "inspection":
             status = "deciding" if seat in awaiting else ""
+            if seat in bargaining:
+                status = "to offer or say no offer"
         else:
             status = ""
         rows.append(
@@ -318,7 +365,6 @@ def piles(view: dict) -> dict:
 def move_forms(view: dict, names: list) -> dict:
     """Form contexts for exactly the moves in view["my_moves"], by move type."""
     me = view["me"]["seat"]
-    first_edition = view["config"]["edition"] == engine.FIRST_EDITION
     hand = cards(view["me"]["hand"])
     forms: dict = {}
     for move in view["my_moves"]["moves"]:
@@ -347,25 +393,59 @@ def move_forms(view: dict, names: list) -> dict:
                 "max_cards": move["max_cards"],
                 "legal_types": [(name, label(name)) for name in LEGAL_TYPES],
             }
-        elif kind in ("pass_bag", "inspect_bag"):
-            forms.setdefault("decide", {"bags": [], "pass": False, "inspect": False})
-            forms["decide"]["pass" if kind == "pass_bag" else "inspect"] = True
-            forms["decide"]["bags"] = [
-                {
-                    "seat": seat,
-                    "name": names[seat],
-                    "declaration": declaration_text(view["players"][seat].get("declaration")),
-                }
-                for seat in move["bags"]
-            ]
-            forms["decide"]["first_edition"] = first_edition
+        elif kind == "say_no_offer":
+            forms[kind] = True
         elif kind == "make_offer":
             forms[kind] = [terms_form(view, names, proposer=me, recipient=to) for to in move["to"]]
         elif kind == "accept_offer":
             forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
         elif kind in ("revise_offer", "withdraw_offer"):
             forms[kind] = set(move["offers"])
+    if view["phase"]["kind"] == "inspection" and view["sheriff"] == me and undecided_bags(view):
+        forms["decide"] = decide_form(view, names)
     return forms
+
+
+def decide_form(view: dict, names: list) -> dict:
+    """Every undecided bag: its buttons, or whom it waits for (bargaining)."""
+    waiting = set(waiting_to_speak(view))
+    return {
+        "first_edition": view["config"]["edition"] == engine.FIRST_EDITION,
+        "bags": [
+            {
+                "seat": seat,
+                "name": names[seat],
+                "declaration": declaration_text(view["players"][seat].get("declaration")),
+                "locked": seat in waiting,
+            }
+            for seat in undecided_bags(view)
+        ],
+    }
+
+
+CONFIRM = {
+    "pass": ("pass_bag", "Let {name}'s bag pass?", "Yes, let it pass"),
+    "inspect": ("inspect_bag", "Inspect {name}'s bag?", "Yes, inspect it"),
+}
+
+
+def confirmation(decide: dict | None, asked: dict | None) -> dict | None:
+    """The decision the Sheriff asked for, to confirm before it is final; None when
+    nothing (or nothing valid now) was asked. Input comes from the query string."""
+    if not decide or not asked or asked.get("decide") not in CONFIRM:
+        return None
+    bag = next((b for b in decide["bags"] if str(b["seat"]) == asked.get("bag")), None)
+    if bag is None or bag["locked"]:
+        return None
+    move, question, button = CONFIRM[asked["decide"]]
+    pile = asked.get("pile") if decide["first_edition"] and move == "inspect_bag" else None
+    return {
+        "move": move,
+        "bag": bag,
+        "question": question.format(name=bag["name"]),
+        "button": button,
+        "pile": pile if pile in ("0", "1") else None,
+    }
 
 
 def undecided_bags(view: dict) -> list:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games import deadlines, engine, notifications
 from games.engine import EngineError
+from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 
 log = logging.getLogger(__name__)
@@ -153,12 +154,27 @@ def _timing(game: Game, state, now) -> dict:
         return {}
     rules = policy(game)
     deadline = deadlines.phase_deadline(rules, state.phase.kind, now)
+    bargaining = state.phase.kind == "inspection" and not state.phase.bargaining_over
     return {
         "phase_since": state.phase.since,
         "phase_deadline": deadline,
         "reminder_at": deadlines.reminder_time(rules, deadline, now),
+        "bargaining_until": (
+            deadlines.bargaining_end(game.bargaining_minutes, deadline, now) if bargaining else None
+        ),
         "advance_queued_at": None,
     }
+
+
+def _apply(game: Game, state, command: dict, **options) -> tuple:
+    """``engine.apply``; a game whose organizer set no bargaining time has it end as
+    soon as an inspection begins, in the same commit."""
+    state, events = engine.apply(state, command, **options)
+    phase = state.phase
+    if game.bargaining_minutes == 0 and phase.kind == "inspection" and not phase.bargaining_over:
+        state, more = engine.apply(state, {"type": "end_bargaining"})
+        events = events + more
+    return state, events
 
 
 def _moved_on(game: Game, state, now) -> dict:
@@ -235,7 +251,7 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
             game.version,
         )
     try:
-        state, events = engine.apply(state, command, auto_advance=game.advance_early)
+        state, events = _apply(game, state, command, auto_advance=game.advance_early)
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
     since = game.version
@@ -264,6 +280,7 @@ TRANSITION_FIELDS = [
     "phase_since",
     "phase_deadline",
     "reminder_at",
+    "bargaining_until",
     "advance_queued_at",
     "status",
     "finished_at",
@@ -305,7 +322,7 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
         for game in due:
             state = game.engine_state()
             late = engine.awaiting(state)
-            state, events = engine.apply(state, {"type": "timeout"})
+            state, events = _apply(game, state, {"type": "timeout"})
             rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
             _assign(game, _moved_on(game, state, now))
             moves.append((game, seats[game.pk], state, events))
@@ -342,6 +359,27 @@ def send_reminders(game_id: int, *, now=None) -> int:
         sent = notifications.record_reminders(game, state, engine.awaiting(state))
         Game.objects.filter(pk=game.pk).update(reminder_at=None)
     return len(sent)
+
+
+def end_bargaining(game_id: int, *, now=None) -> bool:
+    """The bargaining time ran out: every bag becomes decidable, and the Sheriff is told
+    (unless every merchant has spoken already). Compare-and-set on ``bargaining_until``,
+    so a duplicated or late task does nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = _locked(game_id)
+        due = game.bargaining_until is not None and game.bargaining_until <= now
+        if game.status != Game.Status.ACTIVE or game.paused_at is not None or not due:
+            return False
+        Game.objects.filter(pk=game.pk).update(bargaining_until=None)
+        game.bargaining_until = None
+        state = game.engine_state()
+        if state.phase.kind != "inspection" or not waiting_to_speak(state):
+            return False
+        state, events = engine.apply(state, {"type": "end_bargaining"})
+        _commit_state(game, state, events, now)
+        notifications.record(game, state, events)
+    return True
 
 
 # --- the organizer's controls ----------------------------------------------------------
@@ -395,6 +433,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
             "advance_queued_at": None,
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
+            "bargaining_until": deadlines.resume(game.bargaining_until, game.paused_at, now),
         }
 
     return _control(game_id, expected_version, "The game resumes.", change, now, "resumed")

@@ -66,8 +66,13 @@ def remind_game(game_id: int) -> int:
 
 
 @shared_task(ignore_result=True)
+def end_bargaining(game_id: int) -> bool:
+    return services.end_bargaining(game_id)
+
+
+@shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Hand every overdue phase and every due reminder to the workers."""
+    """Hand every overdue phase, due reminder and ended bargaining time to the workers."""
     now = timezone.now()
     active = Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
     not_queued = Q(advance_queued_at=None) | Q(advance_queued_at__lt=now - REQUEUE_AFTER)
@@ -86,6 +91,9 @@ def sweep_deadlines() -> int:
             enqueue(advance_games, overdue[start : start + ADVANCE_CHUNK])
     for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:
         enqueue(remind_game, pk)
+    ended = active.filter(bargaining_until__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]
+    for pk in ended:
+        enqueue(end_bargaining, pk)
     return len(overdue)
 
 

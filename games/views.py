@@ -33,6 +33,7 @@ DONE = {
     "accept_offer": "Deal! The offer is accepted.",
     "pass_bag": "The bag passes.",
     "inspect_bag": "The bag is inspected.",
+    "say_no_offer": "The Sheriff now knows you have no offer: your bag can be decided.",
 }
 
 
@@ -120,8 +121,10 @@ def _show(request, seat):
         log=lines,
         log_all=log_all,
         log_more=more,
-        deadline=presenters.deadline(getattr(game, "phase_deadline", None), seat.timezone),
+        deadline=presenters.deadline(game.phase_deadline, seat.timezone),
         halted=presenters.halted(game, seat.timezone),
+        bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
+        confirm=request.GET,
     )
     return render(request, "games/seat.html", context)
 

@@ -149,10 +149,12 @@ def load(state: State, seat: int, types, declared: str, count: int | None = None
     return do(state, "load_bag", seat=seat, cards=cards, declared=declared, count=count)
 
 
-def to_inspection(state: State, bags: dict) -> State:
+def to_inspection(state: State, bags: dict, *, bargaining: bool = False) -> State:
     """From the market or load phase: ``bags = {seat: (types, declared)}``; each
     listed merchant's hand is rigged to exactly those cards and loaded; unlisted
-    merchants load their missed-move default."""
+    merchants load their missed-move default. The bargaining time is over at once
+    (face to face, as the books' examples are played, everyone could speak) unless
+    ``bargaining``."""
     if state.phase.kind != "load":
         state = to_load_phase(state)
     for seat, (types, declared) in bags.items():
@@ -161,7 +163,7 @@ def to_inspection(state: State, bags: dict) -> State:
     for command in default_commands(state):
         state = apply(state, command)[0]
     assert state.phase.kind == "inspection"
-    return state
+    return state if bargaining else do(state, "end_bargaining")
 
 
 def terms(gold=0, stand_goods=(), bag_goods=None, passes=(), inspects=()) -> dict:

@@ -93,6 +93,11 @@ def form_for(html: str, move: str) -> Form:
     return found[0]
 
 
+def decide_buttons(html: str) -> list[Form]:
+    """The Sheriff's "Let pass…" / "Inspect…" forms: GET forms that open the confirmation."""
+    return [f for f in forms_of(html) if f.value("decide")]
+
+
 def card_ids_in_forms(html: str) -> set:
     """Every card id any form on the page names (hand cards, stand goods, top card)."""
     ids = set()

@@ -26,6 +26,22 @@ def inbox(address: str) -> list:
     return [m for m in mail.outbox if address in m.to]
 
 
+def mails_by_name() -> dict:
+    """Deliver what is owed; the sent emails by their recipient's capitalized name,
+    and an empty outbox for the next step."""
+    deliver_pending()
+    found = {m.to[0].split("@")[0].capitalize(): m for m in mail.outbox}
+    mail.outbox.clear()
+    return found
+
+
+def preheader(message) -> str:
+    """The hidden first line of an email's HTML, as a mail app lists it."""
+    html = html_of(message)
+    start = html.index('overflow:hidden;">') + len('overflow:hidden;">')
+    return html[start : html.index("</div>", start)]
+
+
 def html_of(message) -> str:
     return next((c for c, kind in getattr(message, "alternatives", []) if kind == "text/html"), "")
 

@@ -103,10 +103,30 @@ def load(phone: Phone, honest: bool, screen: str | None = None) -> str:
     return declared
 
 
-def decide(phone: Phone, merchant: str, verb: str, expect: str) -> None:
+CONFIRM = {"Let pass": "Yes, let it pass", "Inspect": "Yes, inspect it"}
+
+
+def decide(phone: Phone, merchant: str, verb: str, expect: str, screen: str = "") -> None:
+    """The Sheriff's button opens a confirmation; only its "Yes" makes the decision."""
     decision = phone.page.locator(".decision", has=phone.page.locator(f"text={merchant}"))
-    decision.get_by_role("button", name=verb).click()
-    phone.submitted(expect=expect)
+    decision.get_by_role("button", name=f"{verb}…").click()
+    confirm(phone, verb, screen, expect)
+
+
+def confirm(phone: Phone, verb: str, screen: str = "", expect: str | None = None) -> None:
+    page = phone.page
+    page.wait_for_load_state()
+    panel = page.locator("#confirm")
+    assert "This is final" in panel.inner_text()
+    phone.check(screen and f"{screen}-confirm")
+    panel.get_by_role("button", name=CONFIRM[verb]).click()
+    phone.submitted(screen or None, expect=expect)
+
+
+def say_no_offer(phone: Phone, screen: str | None = None) -> None:
+    phone.check(screen)
+    phone.move_form("say_no_offer").get_by_role("button", name="No offer from me").click()
+    phone.submitted(expect="The Sheriff now knows you have no offer")
 
 
 def gold(phone: Phone) -> int:
@@ -123,11 +143,14 @@ def play_whatever_is_asked(phone: Phone, link: str, turn: int, screen_prefix: st
         market_turn(phone, turn)
     elif phone.move_form("load_bag").count():
         load(phone, honest=turn % 3 != 0, screen=f"{screen_prefix}load")
-    elif page.locator(".decision").count():
+    elif phone.move_form("say_no_offer").count():
+        say_no_offer(phone)
+    elif page.locator(".decision .decision-buttons").count():
         phone.check(f"{screen_prefix}decide")
         verb = "Inspect" if turn % 4 == 0 else "Let pass"
-        page.locator(".decision").first.get_by_role("button", name=verb).click()
-        phone.submitted()
+        decision = page.locator(".decision", has=page.locator(".decision-buttons")).first
+        decision.get_by_role("button", name=f"{verb}…").click()
+        confirm(phone, verb)
     else:
         return False
     return True
@@ -199,9 +222,17 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     bobs.get_by_role("button", name=re.compile("Accept revision")).click()
     phone.submitted("deal-accepted", expect="Deal!")
     assert gold(phone) == 54
+    # Bargaining: Carol's and Dave's bags wait until they have had their say.
+    waiting = phone.page.locator(".decision .waiting")
+    assert waiting.count() == 2 and "Waiting for Carol" in waiting.first.inner_text()
+    assert not phone.page.locator(".decision .decision-buttons").count()
+    for name in ("Carol", "Dave"):
+        phone.follow_newest_email(email(name))
+        say_no_offer(phone, screen="bargaining-merchant")
+    phone.open(links["Alice"])
 
     # The page says at once what each inspection found and who paid whom.
-    decide(phone, "Carol", "Inspect", "Carol was lying (declared 1 Apples, carried")
+    decide(phone, "Carol", "Inspect", "Carol was lying (declared 1 Apples, carried", "inspect")
     assert re.search(r"Carol paid you \d+ gold for the fine", phone.page.inner_text(".messages"))
     decide(phone, "Dave", "Inspect", "Dave was honest")
     assert re.search(r"You paid Dave \d+ gold", phone.page.inner_text(".messages"))
@@ -221,7 +252,10 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     for name in ("Carol", "Dave", "Alice"):
         phone.follow_newest_email(email(name))
         load(phone, honest=True)
-    phone.follow_newest_email(email("Bob"))
+    for name in ("Carol", "Dave", "Alice"):
+        phone.follow_newest_email(email(name))
+        say_no_offer(phone)
+    phone.follow_newest_email(email("Bob"), screen="every-bag-can-be-decided")
     for name in ("Carol", "Dave", "Alice"):
         decide(phone, name, "Let pass", "passes")
     assert "Round 3 of 8" in phone.page.locator("header.top").inner_text()
@@ -260,12 +294,16 @@ def test_a_first_edition_round_by_clicking(phone):
     for name in ("Ben", "Cid"):
         phone.follow_newest_email(email(name))
         load(phone, honest=name == "Ben", screen="load")
+    for name in ("Ben", "Cid"):
+        phone.follow_newest_email(email(name))
+        say_no_offer(phone)
     phone.follow_newest_email(email("Ann"), screen="inspection")
     phone.check("inspection-sheriff")
     inspected = phone.page.locator(".decision", has_text="Cid")
     inspected.locator("select[name=pile]").select_option("1")
-    inspected.get_by_role("button", name="Inspect").click()
-    phone.submitted("inspected", expect="inspected")
+    inspected.get_by_role("button", name="Inspect…").click()
+    assert "Confiscated goods go to discard pile 2" in phone.page.locator("#confirm").inner_text()
+    confirm(phone, "Inspect", "inspected", expect="inspected")
     decide(phone, "Ben", "Let pass", "passes")
     assert "Round 2 of 9" in phone.page.locator("header.top").inner_text()
     # Round 2: Ben is the Sheriff; Cid's market turn comes first.

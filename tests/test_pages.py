@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import (
     card_ids_in_forms,
+    decide_buttons,
     form_for,
     forms_of,
     fresh,
@@ -283,17 +284,42 @@ def test_offers_deals_and_decisions_through_the_forms(client, game):
     state = fresh(game).engine_state()
     assert state.gold[0] == 54 and state.phase.decided[1] == "passed"
 
-    # The Sheriff decides the other two bags with the buttons.
+    # Cid and Dee have not spoken yet: the Sheriff waits for them (bargaining).
     html = client.get(sheriff).content.decode()
-    decisions = [f for f in forms_of(html) if f.move in ("pass_bag", "inspect_bag")]
-    assert sorted({f.value("bag") for f in decisions}) == ["2", "3"]
-    inspected = post_form(client, sheriff, next(f for f in decisions if f.move == "inspect_bag"))
+    assert "Waiting for Cid to make an offer or say “no offer”" in html
+    assert "Waiting for Dee to make an offer or say “no offer”" in html
+    assert not decide_buttons(html)
+    for merchant in (2, 3):
+        path = path_of(seat(game, merchant))
+        response = post_form(
+            client, path, form_for(client.get(path).content.decode(), "say_no_offer")
+        )
+        assert messages_of(response) == [
+            "The Sheriff now knows you have no offer: your bag can be decided."
+        ]
+
+    # The Sheriff decides the other two bags with the buttons, confirming each.
+    html = client.get(sheriff).content.decode()
+    decisions = decide_buttons(html)
+    assert sorted({(f.value("decide"), f.value("bag")) for f in decisions}) == [
+        ("inspect", "2"),
+        ("inspect", "3"),
+        ("pass", "2"),
+        ("pass", "3"),
+    ]
+    inspect = next(f for f in decisions if f.value("decide") == "inspect")
+    page = client.get(sheriff, inspect.hidden()).content.decode()  # nothing is decided yet
+    assert fresh(game).engine_state().phase.decided[2] is None
+    assert "Inspect Cid&#x27;s bag?" in page and "This is final" in page
+    inspected = post_form(client, sheriff, form_for(page, "inspect_bag"))
     (told,) = messages_of(inspected)
     assert re.search(r"Cid was (honest \(.+\)|lying \(declared .+, carried .+\))", told), told
     assert re.search(r"(Cid paid you|You paid Cid) \d+ gold", told), told
     html = client.get(sheriff).content.decode()
-    last = next(f for f in forms_of(html) if f.move == "pass_bag")
-    post_form(client, sheriff, last)
+    [last] = [f for f in decide_buttons(html) if f.value("decide") == "pass"]
+    post_form(
+        client, sheriff, form_for(client.get(sheriff, last.hidden()).content.decode(), "pass_bag")
+    )
     state = fresh(game).engine_state()
     assert state.round == 2 and state.phase.kind == "market"
 

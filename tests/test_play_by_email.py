@@ -58,6 +58,10 @@ class Player:
         choice = self.choose(forms, round_no)
         if choice is None:
             return False
+        if "decide" in choice:  # a pass or inspect: its button opens the confirmation
+            page = self.client.get(path, choice).content.decode()
+            [confirm] = [f for f in forms_in(page) if f.fields.get("confirm") == "yes"]
+            choice = self.fill(confirm)
         before = Game.objects.get(pk=self.game.pk).version
         response = self.client.post(path, choice, follow=True)
         assert response.status_code == 200
@@ -89,13 +93,15 @@ class Player:
             )
         if "accept_offer" in forms and rnd.random() < 0.7:
             return self.fill(forms["accept_offer"][0])
-        is_sheriff = "pass_bag" in forms or "inspect_bag" in forms
+        decide = [f for f in forms.get("", []) if "decide" in f.fields]
+        is_sheriff = self.index == Game.objects.get(pk=self.game.pk).state["sheriff"]
         if "make_offer" in forms and self.offered_in_round != round_no and rnd.random() < 0.6:
             self.offered_in_round = round_no
             return self.offer(forms["make_offer"], is_sheriff)
-        if is_sheriff:
-            move = rnd.choice([m for m in ("pass_bag", "inspect_bag") if m in forms])
-            return self.fill(rnd.choice(forms[move]))
+        if "say_no_offer" in forms:
+            return self.fill(forms["say_no_offer"][0])
+        if decide:
+            return self.fill(rnd.choice(decide))
         return None
 
     def offer(self, offer_forms: list, is_sheriff: bool) -> dict:

@@ -16,7 +16,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import GameConfig, State, actions, apply, canonical_json, new_game, replay, views
+from games.engine import (
+    GameConfig,
+    State,
+    actions,
+    apply,
+    canonical_json,
+    inspection,
+    new_game,
+    replay,
+    views,
+)
 from games.engine.invariants import check_no_leak, check_state, check_view
 from games.engine.rng import seed_digest, shuffled
 from games.engine.simulate import RandomPlayers, play_game
@@ -142,6 +152,39 @@ def test_simultaneous_submissions_in_any_order_give_the_same_result(
             current, _ = apply(current, command)
         results.append(current.hash())
     assert results[0] == results[1]
+
+
+@quick
+@given(**game_params, order_seed=st.integers(0, 2**32), stop_after=st.integers(0, 200))
+def test_bargaining_unlocks_the_same_bags_whatever_order_merchants_speak_in(
+    seed, agent_seed, players, edition, order_seed, stop_after
+):
+    """Saying "no offer" and the end of the bargaining time, in any arrival order:
+    the same state, and the Sheriff may decide exactly the bags of those who spoke."""
+    rnd = random.Random(agent_seed)
+    state, _, _ = _random_game(seed, rnd, players, edition, stop_after)
+    while not state.is_over() and state.phase.kind != "inspection":
+        state, _ = apply(state, {"type": "timeout"})
+    if state.is_over():
+        return
+    waiting = inspection.waiting_to_speak(state)
+    speakers = rnd.sample(waiting, rnd.randint(0, len(waiting)))
+    commands = [{"type": "say_no_offer", "seat": seat} for seat in speakers]
+    ends = not state.phase.bargaining_over and rnd.random() < 0.3
+    commands += [{"type": "end_bargaining"}] if ends else []
+    results = []
+    for arrival in (commands, random.Random(order_seed).sample(commands, len(commands))):
+        current = state
+        for command in arrival:
+            current, _ = apply(current, command)
+        results.append(current)
+    assert results[0].hash() == results[1].hash()
+    sheriff_moves = actions(results[0])[results[0].sheriff]["moves"]
+    decidable = next((m["bags"] for m in sheriff_moves if m["type"] == "pass_bag"), [])
+    undecided = inspection.undecided(state)
+    over = ends or state.phase.bargaining_over
+    expected = undecided if over else [m for m in undecided if m in speakers or m not in waiting]
+    assert decidable == expected
 
 
 # --- the checkers themselves catch planted defects ------------------------------------

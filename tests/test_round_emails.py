@@ -3,11 +3,10 @@ too, with the pace and what comes next) and how every round went, with a
 preheader that says what each email is or asks."""
 
 import pytest
-from django.core import mail
 
 from games import services
 from games.models import Game
-from tests.mailplay import deliver_pending, html_of
+from tests.mailplay import mails_by_name, preheader
 
 pytestmark = pytest.mark.django_db
 
@@ -19,19 +18,6 @@ def new_game(**timing) -> Game:
     return services.create_game(
         name="Round news", players=players, config={"edition": 2}, seed="9a" * 32, timing=timing
     )
-
-
-def mails_by_name() -> dict:
-    deliver_pending()
-    found = {m.to[0].split("@")[0].capitalize(): m for m in mail.outbox}
-    mail.outbox.clear()
-    return found
-
-
-def preheader(message) -> str:
-    html = html_of(message)
-    start = html.index('overflow:hidden;">') + len('overflow:hidden;">')
-    return html[start : html.index("</div>", start)]
 
 
 def test_everyone_hears_the_game_begin_with_its_pace():
@@ -60,6 +46,11 @@ def test_everyone_hears_how_the_round_went():
     state = Game.objects.get(pk=game.pk).engine_state()
     assert state.phase.kind == "inspection"
     alice = game.seats.get(index=0)
+    since = state.phase.since
+    for merchant in game.seats.exclude(index=0):
+        no_offer = {"type": "say_no_offer"}
+        assert services.submit(merchant, no_offer, version=since, key=f"n{merchant.index}").accepted
+    assert list(mails_by_name()) == ["Alice"]  # every bag can be decided now
     for bag, move in ((1, "inspect_bag"), (2, "pass_bag"), (3, "pass_bag")):
         command = {"type": move, "bag": bag}
         since = Game.objects.get(pk=game.pk).engine_state().phase.since

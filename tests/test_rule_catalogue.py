@@ -31,10 +31,21 @@ from builders import (
     types_in,
 )
 
-from games.engine import GameConfig, apply, default_commands, project_event, view_for
+from games.engine import (
+    GameConfig,
+    actions,
+    apply,
+    default_commands,
+    project_event,
+    view_for,
+)
 from games.engine.scoring import legal_counts, score_sheets
 
 SHERIFF = 0
+
+
+def actions_of(state, seat: int) -> list:
+    return actions(state)[seat]["moves"]
 
 
 def ids_in_view(view) -> set:
@@ -1151,3 +1162,112 @@ def test_R54_sheriff_cannot_unmask_face_down_contraband_by_naming_it():
     )
     for viewer in (None, 0, 1, 3):
         assert pepper not in ids_in_view(view_for(state, viewer))
+
+
+# --- bargaining before the Sheriff decides (decisions: "Bargaining before the Sheriff
+# decides"). By email merchants cannot speak before a fast Sheriff acts unless the game
+# waits for them: a bag is decidable once its merchant offered or said "no offer", or the
+# bargaining time is over.
+
+THREE_BAGS = {
+    1: (["apples", "apples"], "apples"),
+    2: (["cheese", "silk"], "cheese"),
+    3: (["chicken"], "chicken"),
+}
+
+
+def _bargaining(edition: int = 2):
+    return to_inspection(start(edition=edition), THREE_BAGS, bargaining=True)
+
+
+@pytest.mark.parametrize("edition", [1, 2])
+def test_R55_sheriff_waits_for_each_merchant_to_speak(edition):
+    state = _bargaining(edition)
+    for kind in ("pass_bag", "inspect_bag"):
+        for bag in (1, 2, 3):
+            refused(state, {"type": kind, "seat": SHERIFF, "bag": bag}, "bargaining_open")
+    assert [m["type"] for m in actions_of(state, SHERIFF)] == ["make_offer"]
+
+    state = do(state, "say_no_offer", seat=1)  # Alan has nothing to offer
+    state, _ = offer(state, 2, SHERIFF, gold=3, passes=[2])  # Marion offers
+
+    assert state.phase.spoken == [1, 2]
+    decide = [m for m in actions_of(state, SHERIFF) if m["type"] in ("pass_bag", "inspect_bag")]
+    assert [m["bags"] for m in decide] == [[1, 2], [1, 2]]
+    refused(state, {"type": "inspect_bag", "seat": SHERIFF, "bag": 3}, "bargaining_open")
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    assert state.phase.decided[1:] == ["inspected", "passed", None]
+
+
+def test_R56_bargaining_time_running_out_unlocks_every_bag():
+    state = _bargaining()
+    state, events = do_events(state, "end_bargaining")
+    assert [e["type"] for e in events] == ["bargaining_ended"]
+    assert state.phase.bargaining_over
+    refused(state, {"type": "end_bargaining"}, "bargaining_over")
+    for bag in (1, 2, 3):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    assert state.round == 2  # every bag decided: the round is over
+
+
+def test_R57_sheriff_demands_and_accepts_at_once():
+    """'The Sheriff may make demands, accept offers and send notes at once.'"""
+    state = _bargaining()
+    state, demand = offer(state, SHERIFF, 1, gold=2, passes=[1])  # a demand does not unlock
+    refused(state, {"type": "pass_bag", "seat": SHERIFF, "bag": 1}, "bargaining_open")
+    state = accept(state, 1, demand)  # Alan pays for his own bag: he has had his say
+    assert state.phase.decided[1] == "passed"
+    state, bribe = offer(state, 3, SHERIFF, gold=4, passes=[3])
+    state = accept(state, SHERIFF, bribe)
+    assert state.phase.decided[1:] == ["passed", None, "passed"]
+    assert state.gold == [56, 48, 50, 46]
+
+
+def test_R58_a_third_party_deal_waits_for_the_merchant_whose_bag_it_decides():
+    """Honor Among Thieves, asynchronously: Will may pay to have Gilbert inspected, but not
+    before Gilbert could answer with an offer of his own (or said he has none)."""
+    state = _bargaining()
+    state, wills = offer(state, 1, SHERIFF, gold=20, passes=[1], inspects=[2])
+    accepting = {"type": "accept_offer", "seat": SHERIFF, "offer": wills, "revision": 1}
+    refused(state, accepting, "bargaining_open")
+    state = do(state, "say_no_offer", seat=2)
+    state = apply(state, accepting)[0]
+    assert state.phase.decided[1:] == ["passed", "inspected", None]
+
+
+def test_R59_saying_no_offer_is_a_merchants_once_for_an_undecided_bag():
+    state = _bargaining()
+    refused(state, {"type": "say_no_offer", "seat": SHERIFF}, "not_a_merchant")
+    state = do(state, "say_no_offer", seat=1)
+    refused(state, {"type": "say_no_offer", "seat": 1}, "already_spoken")
+    state, _ = offer(state, 2, SHERIFF, gold=1, passes=[2])
+    refused(state, {"type": "say_no_offer", "seat": 2}, "already_spoken")
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    refused(state, {"type": "say_no_offer", "seat": 1}, "bag_already_decided")
+    # A merchant who said "no offer" may still offer later, about any undecided bag.
+    state = do(state, "say_no_offer", seat=3)
+    state, later = offer(state, 3, SHERIFF, gold=2, passes=[3])
+    assert offer_status(state, later) == "open"
+    refused(to_load_phase(start()), {"type": "say_no_offer", "seat": 1}, "wrong_phase")
+    refused(to_load_phase(start()), {"type": "end_bargaining"}, "wrong_phase")
+
+
+def test_R60_deadline_passes_undecided_bags_even_while_bargaining():
+    """Decisions: at the inspection deadline undecided bags pass with no bribe."""
+    state, events = do_events(_bargaining(), "timeout")
+    assert [e["seat"] for e in events_of(events, "bag_passed")] == [1, 2, 3]
+    assert state.round == 2
+
+
+def test_R61_who_spoke_is_public_and_only_merchants_waited_for_may_say_no_offer():
+    state = do(_bargaining(), "say_no_offer", seat=2)
+    for viewer in (None, 0, 1, 2, 3):
+        view = view_for(state, viewer)
+        assert [view["players"][s]["spoken"] for s in (1, 2, 3)] == [False, True, False]
+        assert view["bargaining_over"] is False
+    assert {"type": "say_no_offer"} in actions_of(state, 1)
+    assert {"type": "say_no_offer"} not in actions_of(state, 2)
+    assert {"type": "say_no_offer"} not in actions_of(state, SHERIFF)
+    state = do(state, "end_bargaining")
+    assert {"type": "say_no_offer"} not in actions_of(state, 1)  # nothing left to unlock

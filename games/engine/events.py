@@ -125,6 +125,20 @@ def _offer_made(state: State, event: dict) -> None:
     offer = dict(event["offer"])
     state.phase.offers[str(offer["id"])] = offer
     state.phase.next_offer = offer["id"] + 1
+    if offer["proposer"] != state.sheriff:  # a merchant who offers has had their say
+        _spoke(state.phase, offer["proposer"])
+
+
+def _spoke(phase: Inspection, seat: int) -> None:
+    phase.spoken = sorted({*phase.spoken, seat})
+
+
+def _no_offer_said(state: State, event: dict) -> None:
+    _spoke(state.phase, event["seat"])
+
+
+def _bargaining_ended(state: State, event: dict) -> None:
+    state.phase.bargaining_over = True
 
 
 def _offer_revised(state: State, event: dict) -> None:
@@ -197,6 +211,8 @@ _HANDLERS = {
     "bag_loaded": _bag_loaded,
     "offer_made": _offer_made,
     "offer_revised": _offer_revised,
+    "no_offer_said": _no_offer_said,
+    "bargaining_ended": _bargaining_ended,
     "offer_withdrawn": _offer_closed("withdrawn"),
     "offers_lapsed": _offer_closed("lapsed"),
     "deal_made": _deal_made,

@@ -13,7 +13,8 @@ STARTING_GOLD = 50
 REMOVED_CARDS = 10  # the Remove 10 Cards option
 DISCARD_PILE_START = 5  # 1st edition: two face-up piles of 5 at setup
 
-# Commands a seat sends. ``timeout`` is the service's command for a passed deadline.
+# Commands a seat sends. ``timeout`` (a passed deadline) and ``end_bargaining`` (the
+# bargaining time ran out) are the service's commands.
 COMMANDS = {
     "set_aside": market.set_aside,
     "market_turn": market.market_turn,
@@ -24,6 +25,7 @@ COMMANDS = {
     "accept_offer": inspection.accept_offer,
     "pass_bag": inspection.pass_bag,
     "inspect_bag": inspection.inspect_bag,
+    "say_no_offer": inspection.say_no_offer,
 }
 
 
@@ -83,6 +85,8 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     if kind == "timeout":
         time_out(run)
+    elif kind == "end_bargaining":
+        inspection.end_bargaining(run)
     elif kind == "note":
         note(run, command)
     elif kind in COMMANDS:

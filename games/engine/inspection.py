@@ -7,6 +7,14 @@ possibly a bluff), a free-text promise. Terms the Sheriff gives: let named
 bags pass or inspect them. A deal's Sheriff actions are carried out the moment
 it is accepted, which is how the system enforces them; gold and stand cards
 are paid at once, bag goods when the payer's bag is opened.
+
+Bargaining (asynchronous play): the Sheriff may demand and accept at once, but
+a bag is *unlocked* for his pass or inspect only once its merchant has made an
+offer or said "no offer", or the bargaining time is over (the service sends
+``end_bargaining`` when it runs out). The same lock holds for a deal that
+would decide the bag of a merchant who is not its payer: nobody's bag is
+decided before they could speak. Whether a bag is unlocked depends only on
+the set of merchants who spoke, never on the order they spoke in.
 """
 
 from . import checks, phases, round_end
@@ -28,6 +36,27 @@ TERM_KEYS = ("gold", "stand_goods", "bag_goods", "promise", "sheriff")
 def undecided(state) -> list:
     """Merchants whose bag awaits the Sheriff's decision, clockwise."""
     return [m for m in state.merchants() if state.phase.decided[m] is None]
+
+
+def unlocked(state, seat: int) -> bool:
+    """May the Sheriff decide this merchant's bag yet? (See the module docstring.)"""
+    phase: Inspection = state.phase
+    return phase.bargaining_over or seat in phase.spoken
+
+
+def waiting_to_speak(state) -> list:
+    """Merchants with an undecided bag who have neither offered nor said "no offer",
+    while bargaining time lasts."""
+    return [m for m in undecided(state) if not unlocked(state, m)]
+
+
+def _require_unlocked(state, seat: int) -> None:
+    if not unlocked(state, seat):
+        raise EngineError(
+            "bargaining_open",
+            "That merchant has not yet made an offer or said “no offer”, and the "
+            "bargaining time is not over: their bag cannot be decided yet.",
+        )
 
 
 def _offer(state, command: dict) -> dict:
@@ -194,6 +223,8 @@ def accept_offer(run: Run, command: dict) -> None:
     for action in terms["sheriff"]:
         if state.phase.decided[action["bag"]] is not None:
             raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
+        if action["bag"] != payer:  # the payer spoke for their own bag by dealing
+            _require_unlocked(state, action["bag"])
     # The Sheriff chooses where confiscated goods go: in his acceptance, or in his demand.
     sheriff_pile = _discard_pile(state, command.get("pile", 0)) if seat == state.sheriff else None
 
@@ -239,6 +270,7 @@ def pass_bag(run: Run, command: dict) -> None:
     checks.require_phase(state, "inspection")
     checks.require_sheriff(state, checks.require_seat(state, command))
     bag = _require_undecided_bag(state, command)
+    _require_unlocked(state, bag)
     _pass(run, bag, deal=None)
     end_if_all_decided(run)
 
@@ -248,9 +280,33 @@ def inspect_bag(run: Run, command: dict) -> None:
     checks.require_phase(state, "inspection")
     checks.require_sheriff(state, checks.require_seat(state, command))
     bag = _require_undecided_bag(state, command)
+    _require_unlocked(state, bag)
     pile = _discard_pile(state, command.get("pile", 0))
     _inspect(run, bag, pile, deal=None)
     end_if_all_decided(run)
+
+
+def say_no_offer(run: Run, command: dict) -> None:
+    """A merchant has nothing to offer for now: the Sheriff may decide their bag.
+    (They may still offer later, while the bag is undecided.)"""
+    state = run.state
+    checks.require_phase(state, "inspection")
+    seat = checks.require_seat(state, command)
+    checks.require_merchant(state, seat)
+    if state.phase.decided[seat] is not None:
+        raise EngineError("bag_already_decided", "Your bag is already decided (or you have none).")
+    if seat in state.phase.spoken:
+        raise EngineError("already_spoken", "You have already had your say about your bag.")
+    run.emit("no_offer_said", seat=seat)
+
+
+def end_bargaining(run: Run) -> None:
+    """The bargaining time ran out: every undecided bag is unlocked."""
+    state = run.state
+    checks.require_phase(state, "inspection")
+    if state.phase.bargaining_over:
+        raise EngineError("bargaining_over", "The bargaining time is already over.")
+    run.emit("bargaining_ended")
 
 
 def _lapse_offers_on(run: Run, seat: int) -> None:

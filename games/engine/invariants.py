@@ -6,6 +6,7 @@ returns a list of human-readable violations (empty when all is well).
 
 import random
 
+from . import inspection
 from .checks import MAX_BAG, MIN_BAG
 from .game import STARTING_GOLD
 from .state import State
@@ -34,6 +35,23 @@ def check_state(state: State) -> list:
     if any(len(state.hand(s)) > state.config.hand_size for s in range(n)):
         problems.append("a hand exceeds the hand size")
     return problems
+
+
+def check_bargaining(before: State, events: list) -> list:
+    """No bag was decided by a command while its merchant could still speak:
+    every bag passed or inspected without a deadline had spoken or was unlocked."""
+    phase = before.phase
+    if phase is None or phase.kind != "inspection":
+        return []
+    if any(e["type"] == "timed_out" for e in events):  # the deadline decides every bag
+        return []
+    open_bags = set(inspection.waiting_to_speak(before))
+    spoke_now = {e["seat"] for e in events if e["type"] == "no_offer_said"}
+    spoke_now |= {e["offer"]["proposer"] for e in events if e["type"] == "offer_made"}
+    payers = {e["payer"] for e in events if e["type"] == "deal_made"}
+    decided = {e["seat"] for e in events if e["type"] in ("bag_passed", "bag_inspected")}
+    early = decided & open_bags - spoke_now - payers
+    return [f"bag of seat {s} decided before its merchant could speak" for s in sorted(early)]
 
 
 def _check_bags(state: State) -> list:

@@ -47,14 +47,22 @@ def _inspection_actions(state: State, result: dict) -> None:
     if not bags:
         return
     open_offers = [o for o in state.phase.offers.values() if o["status"] == "open"]
+    waiting = inspection.waiting_to_speak(state)
+    decidable = [b for b in bags if b not in waiting]
     for seat in range(state.players):
         moves = []
         is_sheriff = seat == state.sheriff
         if is_sheriff:
-            moves += [{"type": "pass_bag", "bags": bags}, {"type": "inspect_bag", "bags": bags}]
+            if decidable:
+                moves += [
+                    {"type": "pass_bag", "bags": decidable},
+                    {"type": "inspect_bag", "bags": decidable},
+                ]
             moves.append({"type": "make_offer", "to": state.merchants()})
         else:
             moves.append({"type": "make_offer", "to": [state.sheriff]})
+            if seat in waiting:
+                moves.append({"type": "say_no_offer"})
         acceptable = [
             {"offer": o["id"], "revision": o["revision"]}
             for o in open_offers

@@ -23,13 +23,16 @@ from .config import GameConfig
 from .errors import EngineError
 from .events import evolve
 from .game import apply, new_game
-from .invariants import check_no_leak, check_state, check_view
+from .inspection import undecided
+from .invariants import check_bargaining, check_no_leak, check_state, check_view
 from .moves import actions
 from .table import Run, move_cards
 
 MAX_STEPS = 20_000
 TIMEOUT_CHANCE = 0.04
+BARGAINING_END_CHANCE = 0.05
 JUNK_CHANCE = 0.03
+LOCKED_BAG_CHANCE = 0.3
 
 
 class RandomPlayers:
@@ -43,6 +46,8 @@ class RandomPlayers:
         options = actions(state)
         if rnd.random() < TIMEOUT_CHANCE:
             return {"type": "timeout"}
+        if rnd.random() < BARGAINING_END_CHANCE:  # refused outside inspection: fine
+            return {"type": "end_bargaining"}
         if rnd.random() < JUNK_CHANCE:
             return self.junk(state)
         seats = [s for s, a in options.items() if a["moves"]]
@@ -145,16 +150,21 @@ class RandomPlayers:
         choice = self.rnd.choice(move["offers"])
         return {"type": "accept_offer", "seat": seat, "pile": self._pile(state), **choice}
 
+    def say_no_offer(self, state, seat, move):
+        return {"type": "say_no_offer", "seat": seat}
+
+    def _bag(self, state, move) -> int:
+        """A decidable bag, or now and then one still locked for bargaining (refused)."""
+        if self.rnd.random() < LOCKED_BAG_CHANCE:
+            return self.rnd.choice(undecided(state))
+        return self.rnd.choice(move["bags"])
+
     def pass_bag(self, state, seat, move):
-        return {"type": "pass_bag", "seat": seat, "bag": self.rnd.choice(move["bags"])}
+        return {"type": "pass_bag", "seat": seat, "bag": self._bag(state, move)}
 
     def inspect_bag(self, state, seat, move):
-        return {
-            "type": "inspect_bag",
-            "seat": seat,
-            "bag": self.rnd.choice(move["bags"]),
-            "pile": self._pile(state),
-        }
+        bag = self._bag(state, move)
+        return {"type": "inspect_bag", "seat": seat, "bag": bag, "pile": self._pile(state)}
 
     def _pile(self, state) -> int:
         return self.rnd.randrange(state.config.discard_pile_count)
@@ -209,7 +219,7 @@ def play_game(
     while not state.is_over() and steps < MAX_STEPS:
         steps += 1
         command = players.command(state)
-        before = state.to_json()
+        before, previous = state.to_json(), state
         try:
             state, new_events = apply(state, command, auto_advance=not hold)
         except EngineError:
@@ -217,6 +227,7 @@ def play_game(
             if state.to_json() != before:
                 failures.append(f"refused {command['type']} changed the state")
             continue
+        failures += [f"step {steps}: {p}" for p in check_bargaining(previous, new_events)]
         events += new_events
         for event in new_events:
             shadow = evolve(shadow, json.loads(json.dumps(event)))

@@ -60,6 +60,10 @@ class Inspection:
     owed_bag_goods: list = field(default_factory=list)  # [{"payer", "to", "goods", "deal"}]
     revealed: dict = field(default_factory=dict)  # str(seat) -> card types of an opened bag
     since: int = 0
+    # Bargaining (see inspection.py): merchants who made an offer or said "no offer",
+    # sorted so that the order they spoke in leaves no trace; and whether its time is over.
+    spoken: list = field(default_factory=list)
+    bargaining_over: bool = False
 
 
 @dataclass

@@ -25,6 +25,8 @@ PUBLIC_EVENTS = {
     "offer_revised",
     "offer_withdrawn",
     "offers_lapsed",
+    "no_offer_said",
+    "bargaining_ended",
     "deal_made",
     "bag_passed",
     "bag_inspected",
@@ -87,6 +89,7 @@ def view_for(state: State, viewer: int | None) -> dict:
         view["offers"] = [_offer_view(state, o) for o in phase.offers.values()]
         view["deals"] = [dict(d, terms=_terms_view(state, d["terms"])) for d in phase.deals]
         view["opened_bags"] = {int(seat): list(types) for seat, types in phase.revealed.items()}
+        view["bargaining_over"] = phase.bargaining_over
     if over:
         view["seed"] = state.seed
         view["scores"] = phase.scores
@@ -126,6 +129,8 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
     elif phase.kind == "inspection" and phase.declarations[seat] is not None:
         player["declaration"] = dict(phase.declarations[seat])
         player["bag_status"] = phase.decided[seat] or "waiting"
+        # Public: the table hears who offered or said "no offer" (their bag is decidable).
+        player["spoken"] = seat in phase.spoken
     return player
 
 

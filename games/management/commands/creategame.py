@@ -100,6 +100,12 @@ class Command(BaseCommand):
             help="hold a complete phase until its deadline",
         )
         timing.add_argument(
+            "--bargaining-minutes",
+            type=_minutes,
+            help="minutes the Sheriff waits for each merchant to offer or say 'no offer' "
+            "(default: half the inspection time; 0: no waiting)",
+        )
+        timing.add_argument(
             "--miss-alert-after",
             type=_minutes,
             help="email the organizer after this many missed deadlines in a row",
@@ -118,6 +124,7 @@ class Command(BaseCommand):
             "daily_time",
             "deadline_timezone",
             "reminder_minutes",
+            "bargaining_minutes",
             "miss_alert_after",
         )
         timing.update({f: options[f] for f in optional if options.get(f) is not None})
