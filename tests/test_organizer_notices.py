@@ -86,3 +86,32 @@ def test_advance_now_is_not_the_players_miss(game):
     services.advance_now(game.pk, expected_version=game.version)
     assert fresh(game).engine_state().phase.kind == "load"
     assert set(Game.objects.get(pk=game.pk).seats.values_list("missed_in_a_row", flat=True)) == {0}
+
+
+def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(game):
+    services.advance_now(game.pk, expected_version=game.version)  # the market: Ben, Cid
+    bodies = told()
+    assert "The organizer moved the game on: Cid and you set nothing aside" in bodies["Ben"]
+    assert "The organizer moved the game on: Ben and you set nothing aside" in bodies["Cid"]
+    services.advance_now(game.pk, expected_version=fresh(game).version)  # the load
+    bodies = told()
+    moved = "The organizer moved the game on: "
+    assert moved + "Ben's and Cid's bags were loaded with the default move." in bodies["Ann"]
+    assert "Ben's and your bags were loaded with the default move." in bodies["Cid"]
+    assert not any("Time ran out" in body or "timed out" in body for body in bodies.values())
+    page = Client().get(path_of(game.seats.get(index=1))).content.decode()
+    assert "The organizer moved the game on: Cid and you set nothing aside" in page
+    assert "Cid&#x27;s and your bags were loaded with the default move." in page
+    assert "Time ran out" not in page
+
+
+def test_advance_now_on_a_complete_phase_held_to_its_deadline_is_logged(game):
+    Game.objects.filter(pk=game.pk).update(advance_early=False)
+    since = game.engine_state().phase.since
+    for index in (1, 2):
+        seat = game.seats.get(index=index)
+        services.submit(seat, {"type": "set_aside", "cards": []}, version=since, key=f"k{index}")
+    told()
+    services.advance_now(game.pk, expected_version=fresh(game).version)
+    assert fresh(game).engine_state().phase.kind == "load"
+    assert "The organizer moved the game on." in told()["Ben"]
