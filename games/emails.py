@@ -186,13 +186,31 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
     return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
 
 
+def _short(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
+    """A short email that is not a seat's view of the table (emails/short.html)."""
+    return {
+        "to": to,
+        "subject": subject,
+        "text": render_to_string(f"emails/{template}.txt", context),
+        "html": render_to_string(f"emails/{template}.html", context),
+        "headers": headers,
+    }
+
+
+def _own_id(game: Game, key: str) -> dict:
+    return {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"}
+
+
 def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
     """To the organizer: a seat keeps missing its deadlines."""
     context = {"game": game, "seat": seat, "missed": game.miss_alert_after}
-    return {
-        "to": game.organizer_email,
-        "subject": f"{game.subject} — {seat.name} is missing deadlines",
-        "text": render_to_string("emails/miss_alert.txt", context),
-        "html": render_to_string("emails/miss_alert.html", context),
-        "headers": {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"},
-    }
+    subject = f"{game.subject} — {seat.name} is missing deadlines"
+    return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
+
+
+def render_replaced(game: Game, seat: Seat, key: str) -> dict:
+    """To the player the organizer replaced, at their own address (``seat`` as it
+    was): told plainly, with no link to the seat and nothing of the game's state.
+    Threaded with the emails that player had about the game."""
+    context = {"game": game, "seat": seat}
+    return _short(seat.email, game.subject, "replaced", context, thread_headers(game, seat, key))

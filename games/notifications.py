@@ -20,6 +20,7 @@ from games.models import Game, OutboxEmail, Seat
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
+REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DEAL, OFFER)
 
@@ -107,10 +108,23 @@ def record_notice(game: Game, kind: str, cause: str) -> list:
 def record_miss_alert(game: Game, seat: Seat) -> list:
     """Tell the organizer a seat keeps missing its deadlines (once per streak)."""
     key = f"g{game.pk}:alert:s{seat.index}:v{game.version}"
+    return _record_rendered(game, key, lambda: emails.render_miss_alert(game, seat, key))
+
+
+def record_replaced(game: Game, seat: Seat) -> list:
+    """Tell the player leaving a seat (``seat`` still holds their name and address)
+    that the organizer gave it to someone else."""
+    key = f"g{game.pk}:replaced:s{seat.index}:v{seat.link_version}"
+    return _record_rendered(game, key, lambda: emails.render_replaced(game, seat, key), REPLACED)
+
+
+def _record_rendered(game: Game, key: str, render, kind: str = "") -> list:
+    """Owe an email to an address that is not a seat's current one (the organizer,
+    a replaced player): rendered now, as the outbox sends a row with no seat as
+    it stands. The key makes a cause yield one email at most."""
     if OutboxEmail.objects.filter(key=key).exists():
         return []
-    message = emails.render_miss_alert(game, seat, key)
-    email = OutboxEmail.objects.create(game=game, seat=None, key=key, **message)
+    email = OutboxEmail.objects.create(game=game, seat=None, key=key, kind=kind, **render())
     transaction.on_commit(lambda: _send_after_commit([email.pk]))
     return [email]
 

@@ -471,14 +471,17 @@ def replace_player(
     timezone_name: str = "UTC",
     now=None,
 ) -> Seat:
-    """A new person takes the seat: every earlier link is revoked and the new
-    player gets the current email."""
+    """A new person takes the seat: every earlier link is revoked, the player who
+    leaves is told so at their address (in the same commit) and the new player
+    gets the current email."""
     now = now or timezone.now()
     seat = Seat.objects.select_related("game").get(pk=seat_id)
     new = parse_player(f"{name} <{email}> {timezone_name}")
     note = f"{new.name} takes over seat {seat.index + 1} from {seat.name}."
 
     def change(game):
+        if seat.email.lower() != new.email.lower():  # the same person: the welcome says it
+            notifications.record_replaced(game, seat)
         Seat.objects.filter(pk=seat.pk).update(
             name=new.name,
             email=new.email,

@@ -128,7 +128,7 @@ def test_replace_player_takes_over_the_seat_and_revokes_its_links(organizer, gam
     new = Seat.objects.get(pk=seat.pk)
     assert (new.name, new.email, new.timezone) == ("Dora", "dora@example.org", "Europe/Paris")
     assert new.link_version == seat.link_version + 1
-    assert any("Dora now plays seat 2" in n for n in notes)
+    assert any("Dora now plays seat 2" in n and "Ben was told so" in n for n in notes)
 
 
 @pytest.mark.parametrize(
