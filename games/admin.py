@@ -32,6 +32,7 @@ TIMING_FIELDS = (
     "reminder_minutes",
     "advance_early",
     "miss_alert_after",
+    "abandon_after",
 )
 CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))

@@ -7,11 +7,12 @@ conversation in the player's mail app.
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import Narrator, outcome_lines
+from games.narrate import Narrator, idle_for, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
@@ -28,6 +29,7 @@ HEADLINES = {
     "resumed": "The game resumes",
     "extended": "The deadline is extended",
     "cancelled": "The organizer cancelled the game",
+    "paused_itself": "The game paused itself",
 }
 # What "your move" asks for, by phase: the preheader, the line mail apps show first.
 ASKS = {
@@ -214,3 +216,15 @@ def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     Threaded with the emails that player had about the game."""
     context = {"game": game, "seat": seat}
     return _short(seat.email, game.subject, "replaced", context, thread_headers(game, seat, key))
+
+
+def render_idle_alert(game: Game, key: str) -> dict:
+    """To the organizer: nobody moved for ``abandon_after`` phases, so the game
+    paused itself; how to resume it."""
+    context = {
+        "game": game,
+        "idle": idle_for(game.idle_phases),
+        "admin_url": settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk]),
+    }
+    subject = f"{game.subject} — the game paused itself"
+    return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))

@@ -65,6 +65,11 @@ def cards(n: int, what: str = "card") -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
+def idle_for(phases: int) -> str:
+    """How long nobody has moved: 3 -> '3 phases in a row', 1 -> 'a whole phase'."""
+    return "a whole phase" if phases == 1 else f"{phases} phases in a row"
+
+
 def label(card_type: str) -> str:
     return CARD_TYPES[card_type].label
 
@@ -258,7 +263,7 @@ class Narrator:
         return f"The organizer moved the game on: {done}."
 
     def _noted(self, e):
-        return f"Organizer: {e['text']}"
+        return e["text"] if e.get("by") == "game" else f"Organizer: {e['text']}"
 
     def _round_ended(self, e):
         return f"Round {e['round']} is over."

@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import deadlines, engine, notifications
 from games.engine import EngineError
 from games.models import Game, GameEvent, Seat, Submission
+from games.narrate import idle_for
 
 log = logging.getLogger(__name__)
 
@@ -170,12 +171,13 @@ def _moved_on(game: Game, state, now) -> dict:
     return fields
 
 
-def _commit_state(game: Game, state, events: list, now=None) -> None:
+def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     """Append the events and move the snapshot forward, compare-and-set on the
-    version; a new phase gets its deadline from the database's clock of record."""
+    version; a new phase gets its deadline from the database's clock of record.
+    ``extra``: more Game fields to write in the same update."""
     now = now or timezone.now()
     _store_events(game, events)
-    fields = _moved_on(game, state, now)
+    fields = {**_moved_on(game, state, now), **extra}
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", "The game changed meanwhile; please try again.")
@@ -239,7 +241,8 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
     since = game.version
-    _commit_state(game, state, events, now)
+    # A player moved: the game is not abandoned (see _idle).
+    _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0)
     notifications.record(game, state, events)
     return Outcome(True, version=game.version, since=since)
 
@@ -303,21 +306,48 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
             seats.setdefault(seat.game_id, []).append(seat)
         # The organizer's "advance now" is logged as theirs, not as time running out.
         timeout = {"type": "timeout", "by": "organizer"} if force else {"type": "timeout"}
-        rows, moves, missed = [], [], []
+        rows, moves, missed, stopped = [], [], [], []
         for game in due:
             state = game.engine_state()
             late = engine.awaiting(state)
             state, events = engine.apply(state, timeout)
+            # Nobody played for too long: pause (the organizer's "advance now" does not count).
+            pausing = not force and _idle(game) and not state.is_over()
+            if pausing:
+                state, noted = engine.apply(state, _pause_note(game))
+                events += noted
+                game.paused_at = now
             rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
             _assign(game, _moved_on(game, state, now))
-            moves.append((game, seats[game.pk], state, events))
+            if pausing:  # one email says so, instead of the new phase's
+                stopped.append((game, seats[game.pk]))
+            else:
+                moves.append((game, seats[game.pk], state, events))
             missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
         GameEvent.objects.bulk_create(rows)
-        Game.objects.bulk_update(due, TRANSITION_FIELDS)
+        Game.objects.bulk_update(due, [*TRANSITION_FIELDS, "idle_phases", "paused_at"])
         notifications.record_many(moves)
+        notifications.record_paused_itself(stopped)
         if not force:  # the organizer's "advance now" is not the players' miss
             _count_missed({game.pk: game for game in due}, missed)
     return len(due)
+
+
+def _idle(game: Game) -> bool:
+    """Count the phase that just reached its deadline (call before the game's
+    fields move on to the next phase). "Nobody moved" means no accepted player
+    submission since the phase began: ``last_move_seq`` is written by every
+    accepted move (which also resets the count, so a phase that ended early
+    because everyone moved breaks the run too). True when the game has now gone
+    ``abandon_after`` phases in a row without a move (0: never)."""
+    moved = game.last_move_seq >= game.phase_since
+    game.idle_phases = 0 if moved else game.idle_phases + 1
+    return 0 < game.abandon_after <= game.idle_phases
+
+
+def _pause_note(game: Game) -> dict:
+    text = f"The game paused itself: nobody moved for {idle_for(game.idle_phases)}."
+    return {"type": "note", "text": text, "by": "game"}
 
 
 def _count_missed(games: dict, seat_ids: list) -> None:
@@ -397,6 +427,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             raise ServiceError("not_paused", "The game is not paused.")
         return {
             "paused_at": None,
+            "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
             "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
             "advance_queued_at": None,
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),

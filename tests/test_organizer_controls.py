@@ -244,6 +244,7 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
         "reminder_minutes": "60",
         "advance_early": "on",
         "miss_alert_after": "3",
+        "abandon_after": "0",
         "seats-TOTAL_FORMS": "3",
         "seats-INITIAL_FORMS": "3",
         "seats-MIN_NUM_FORMS": "0",
@@ -265,6 +266,7 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
     after = fresh(game)
     assert (after.name, after.deadline_mode, after.market_minutes) == ("Renamed", "daily", 90)
     assert after.daily_time.strftime("%H:%M") == "18:00" and after.miss_alert_after == 3
+    assert after.abandon_after == 0
     assert after.deadline_timezone == "Europe/Paris" and not after.skip_weekends
     assert (after.version, after.state, after.phase_deadline) == (
         game.version,

@@ -126,6 +126,9 @@ def time_out(run: Run, command: dict) -> None:
 
 
 MAX_NOTE = 300
+# Who writes a note: the organizer (the default), or the game itself (the
+# service's own rules, e.g. a game pausing when nobody moves any more).
+NOTE_BY = ("organizer", "game")
 
 
 def note(run: Run, command: dict) -> None:
@@ -133,9 +136,12 @@ def note(run: Run, command: dict) -> None:
     text = command.get("text")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_NOTE:
         raise EngineError("bad_command", f"A note is 1 to {MAX_NOTE} characters of text.")
+    by = command.get("by", "organizer")
+    if by not in NOTE_BY:
+        raise EngineError("bad_command", 'A note is by "organizer" or "game".')
     if run.state.is_over():
         raise EngineError("game_over", "The game is over.")
-    run.emit("noted", text=text)
+    run.emit("noted", text=text, **({} if by == "organizer" else {"by": by}))
 
 
 def default_commands(state: State) -> list:
