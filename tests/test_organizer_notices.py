@@ -104,6 +104,10 @@ def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(ga
     assert "The organizer moved the game on: Cid and you set nothing aside" in page
     assert "Cid&#x27;s and your bags were loaded with the default move." in page
     assert "Time ran out" not in page
+    services.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
+    bodies = told()
+    assert moved + "the bags Ann had not decided pass unopened (the default move)." in bodies["Ben"]
+    assert moved + "the bags you had not decided pass unopened" in bodies["Ann"]
 
 
 def test_advance_now_on_a_complete_phase_held_to_its_deadline_is_logged(game):
