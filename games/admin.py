@@ -33,6 +33,7 @@ TIMING_FIELDS = (
     "reminder_minutes",
     "advance_early",
     "miss_alert_after",
+    "abandon_after",
 )
 CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))
@@ -383,7 +384,7 @@ class GameAdmin(admin.ModelAdmin):
         if seat is None:
             messages.error(request, "No such seat in this game; nothing was done.")
             return None
-        old = seat.name
+        old, old_email = seat.name, seat.email
         try:
             seat = services.replace_player(
                 seat.pk,
@@ -395,9 +396,10 @@ class GameAdmin(admin.ModelAdmin):
         except ValueError as error:
             messages.error(request, f"{error} Nothing was done.")
             return None
+        told = f"; {old} was told so and" if old_email.lower() != seat.email.lower() else " and"
         return (
             f"{seat.name} now plays seat {seat.index + 1} instead of {old}; "
-            "the old links no longer work and the new player was emailed."
+            f"the old links no longer work{told} the new player was emailed."
         )
 
     def _control_resend(self, request, game, version):

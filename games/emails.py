@@ -7,11 +7,12 @@ conversation in the player's mail app.
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import Narrator, outcome_lines
+from games.narrate import Narrator, idle_for, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
@@ -29,6 +30,7 @@ HEADLINES = {
     "resumed": "The game resumes",
     "extended": "The deadline is extended",
     "cancelled": "The organizer cancelled the game",
+    "paused_itself": "The game paused itself",
 }
 
 
@@ -195,13 +197,43 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
     return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
 
 
+def _short(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
+    """A short email that is not a seat's view of the table (emails/short.html)."""
+    return {
+        "to": to,
+        "subject": subject,
+        "text": render_to_string(f"emails/{template}.txt", context),
+        "html": render_to_string(f"emails/{template}.html", context),
+        "headers": headers,
+    }
+
+
+def _own_id(game: Game, key: str) -> dict:
+    return {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"}
+
+
 def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
     """To the organizer: a seat keeps missing its deadlines."""
     context = {"game": game, "seat": seat, "missed": game.miss_alert_after}
-    return {
-        "to": game.organizer_email,
-        "subject": f"{game.subject} — {seat.name} is missing deadlines",
-        "text": render_to_string("emails/miss_alert.txt", context),
-        "html": render_to_string("emails/miss_alert.html", context),
-        "headers": {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"},
+    subject = f"{game.subject} — {seat.name} is missing deadlines"
+    return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
+
+
+def render_replaced(game: Game, seat: Seat, key: str) -> dict:
+    """To the player the organizer replaced, at their own address (``seat`` as it
+    was): told plainly, with no link to the seat and nothing of the game's state.
+    Threaded with the emails that player had about the game."""
+    context = {"game": game, "seat": seat}
+    return _short(seat.email, game.subject, "replaced", context, thread_headers(game, seat, key))
+
+
+def render_idle_alert(game: Game, key: str) -> dict:
+    """To the organizer: nobody moved for ``abandon_after`` phases, so the game
+    paused itself; how to resume it."""
+    context = {
+        "game": game,
+        "idle": idle_for(game.idle_phases),
+        "admin_url": settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk]),
     }
+    subject = f"{game.subject} — the game paused itself"
+    return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))

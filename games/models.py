@@ -73,6 +73,11 @@ class Game(models.Model):
     miss_alert_after = models.PositiveSmallIntegerField(
         default=2, help_text="Email the organizer when a seat misses this many deadlines in a row."
     )
+    abandon_after = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="When this many phases in a row reach their deadline with nobody having "
+        "moved, the game pauses itself and emails the organizer (0: never).",
+    )
     # --- the current phase's timing (the database is the source of truth) -----------
     phase_since = models.PositiveIntegerField(default=0, editable=False)
     phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
@@ -82,6 +87,12 @@ class Game(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
     # When the sweep last handed this overdue phase to a worker (see tasks.sweep_deadlines).
     advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # --- is anybody still playing? (services.advance_many, "abandoned games") ----------
+    # The seq of the last accepted player move's first event: a phase saw a move
+    # if and only if this is at or after the phase's start (phase_since).
+    last_move_seq = models.PositiveIntegerField(default=0, editable=False)
+    # Phases in a row that reached their deadline with no player's move; any move resets it.
+    idle_phases = models.PositiveSmallIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -100,6 +111,12 @@ class Game(models.Model):
 
     def engine_state(self) -> State:
         return State.from_dict(self.state)
+
+    @property
+    def paused_itself(self) -> bool:
+        """Paused because nobody moved for ``abandon_after`` phases, not by the
+        organizer (a resume clears the count)."""
+        return self.paused_at is not None and 0 < self.abandon_after <= self.idle_phases
 
     @property
     def subject(self) -> str:

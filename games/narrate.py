@@ -25,6 +25,21 @@ def goods(types: list) -> str:
     )
 
 
+# What the missed-move defaults did (docs/engine.md section 10), by phase: the
+# organizer's "advance now" says it, where a passed deadline just says "timed out".
+DEFAULT_MOVES = {
+    "market": "{who} set nothing aside (the default move)",
+    "market_turn": "{who} set nothing aside and drew nothing (the default move)",
+    "load": "{whose} {bags} loaded with the default move",
+    "inspection": "the bags {who} had not decided pass unopened (the default move)",
+}
+
+
+def listed(parts: list) -> str:
+    """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you'."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def terms_parts(terms: dict, names: list, me: int | None) -> dict:
     """What the payer gives and what the Sheriff does, as short phrases."""
     gives = []
@@ -48,6 +63,11 @@ def terms_parts(terms: dict, names: list, me: int | None) -> dict:
 def cards(n: int, what: str = "card") -> str:
     """3 -> '3 cards', 1 -> '1 card'."""
     return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def idle_for(phases: int) -> str:
+    """How long nobody has moved: 3 -> '3 phases in a row', 1 -> 'a whole phase'."""
+    return "a whole phase" if phases == 1 else f"{phases} phases in a row"
 
 
 def label(card_type: str) -> str:
@@ -232,11 +252,25 @@ class Narrator:
         return text + "."
 
     def _timed_out(self, e):
+        if e.get("by") == "organizer":
+            return self._moved_on_by_the_organizer(e)
         who = ", ".join(self.names[s] if s != self.viewer else "you" for s in e["seats"])
         return f"Time ran out for {who}: the default move was made (timed out)."
 
+    def _moved_on_by_the_organizer(self, e):
+        # "Ben's, Cid's and your bags": the reader comes last.
+        seats = sorted(e["seats"], key=lambda seat: seat == self.viewer)
+        if not seats:  # every move was in: nobody got a default
+            return "The organizer moved the game on."
+        done = DEFAULT_MOVES[e["phase"]].format(
+            who=listed([self.to_whom(s) for s in seats]),
+            whose=listed([self.whose(s) for s in seats]),
+            bags="bag was" if len(seats) == 1 else "bags were",
+        )
+        return f"The organizer moved the game on: {done}."
+
     def _noted(self, e):
-        return f"Organizer: {e['text']}"
+        return e["text"] if e.get("by") == "game" else f"Organizer: {e['text']}"
 
     def _round_ended(self, e):
         return f"Round {e['round']} is over."

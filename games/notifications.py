@@ -8,6 +8,11 @@ round ended (everyone: how each bag went, who paid whom, the new Sheriff); a new
 phase began (every seat with a move to make); the bargaining is over (the
 Sheriff); a deal was struck on your offer; an offer or demand was made to you
 or about your bag.
+
+Besides: the organizer's notices (pause, resume, extension, cancellation) to
+every player; a game that paused itself because nobody moved, to every player
+and the organizer; and, rendered at once since they are not a seat's view, the
+organizer's alerts and the farewell to a player who was replaced.
 """
 
 import logging
@@ -23,6 +28,8 @@ GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
+REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
+PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, OFFER)
 
@@ -123,10 +130,42 @@ def record_notice(game: Game, kind: str, cause: str) -> list:
 def record_miss_alert(game: Game, seat: Seat) -> list:
     """Tell the organizer a seat keeps missing its deadlines (once per streak)."""
     key = f"g{game.pk}:alert:s{seat.index}:v{game.version}"
+    return _record_rendered(game, key, emails.render_miss_alert(game, seat, key))
+
+
+def record_replaced(game: Game, seat: Seat) -> list:
+    """Tell the player leaving a seat (``seat`` still holds their name and address)
+    that the organizer gave it to someone else."""
+    key = f"g{game.pk}:replaced:s{seat.index}:v{seat.link_version}"
+    return _record_rendered(game, key, emails.render_replaced(game, seat, key), REPLACED)
+
+
+def record_paused_itself(stopped: list) -> list:
+    """Games that paused themselves because nobody moved: every player is told
+    (this email stands for the new phase's), the organizer too, with how to
+    resume. ``stopped`` holds (game, seats). Rare, so the organizer's emails
+    may cost a query or two each."""
+    told = _record_all(
+        [
+            (game, seat, PAUSED_ITSELF, f"paused{game.version}")
+            for game, seats in stopped
+            for seat in seats
+        ]
+    )
+    for game, _ in stopped:
+        if game.organizer_email:
+            key = f"g{game.pk}:idle:v{game.version}"
+            told += _record_rendered(game, key, emails.render_idle_alert(game, key), IDLE_ALERT)
+    return told
+
+
+def _record_rendered(game: Game, key: str, message: dict, kind: str = "") -> list:
+    """Owe an email to an address that is not a seat's current one (the organizer,
+    a replaced player): rendered now, as the outbox sends a row with no seat as
+    it stands. The key makes a cause yield one email at most."""
     if OutboxEmail.objects.filter(key=key).exists():
         return []
-    message = emails.render_miss_alert(game, seat, key)
-    email = OutboxEmail.objects.create(game=game, seat=None, key=key, **message)
+    email = OutboxEmail.objects.create(game=game, seat=None, key=key, kind=kind, **message)
     transaction.on_commit(lambda: _send_after_commit([email.pk]))
     return [email]
 

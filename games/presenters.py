@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games import engine
 from games.engine import CARD_TYPES, LEGAL_TYPES
-from games.narrate import Narrator, goods, terms_parts
+from games.narrate import Narrator, goods, idle_for, terms_parts
 
 LOG_LINES = 40
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
@@ -604,10 +604,17 @@ def bonus(b: dict) -> dict:
 
 
 def halted(game, tz_name: str) -> str:
-    """Why nothing moves now, if the organizer stopped the game; "" otherwise."""
+    """Why nothing moves now, if the organizer (or, when nobody moved any more, the
+    game itself) stopped it; "" otherwise."""
     if game.status == "cancelled" and game.finished_at is not None:
         when = deadline(game.finished_at, tz_name)["local"]
         return f"The organizer cancelled this game on {when}. The table stays readable."
+    if game.paused_itself:
+        when = deadline(game.paused_at, tz_name)["local"]
+        return (
+            f"Paused since {when}: nobody moved for {idle_for(game.idle_phases)}. "
+            "No deadline runs until the organizer resumes the game."
+        )
     if game.paused_at is not None:
         when = deadline(game.paused_at, tz_name)["local"]
         return f"Paused by the organizer since {when}. No deadline runs until the game resumes."

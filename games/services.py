@@ -19,6 +19,7 @@ from games import deadlines, engine, notifications
 from games.engine import EngineError
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
+from games.narrate import idle_for
 
 log = logging.getLogger(__name__)
 
@@ -186,12 +187,13 @@ def _moved_on(game: Game, state, now) -> dict:
     return fields
 
 
-def _commit_state(game: Game, state, events: list, now=None) -> None:
+def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     """Append the events and move the snapshot forward, compare-and-set on the
-    version; a new phase gets its deadline from the database's clock of record."""
+    version; a new phase gets its deadline from the database's clock of record.
+    ``extra``: more Game fields to write in the same update."""
     now = now or timezone.now()
     _store_events(game, events)
-    fields = _moved_on(game, state, now)
+    fields = {**_moved_on(game, state, now), **extra}
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", "The game changed meanwhile; please try again.")
@@ -255,7 +257,8 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
     except EngineError as error:
         return Outcome(False, error.code, error.message, game.version)
     since = game.version
-    _commit_state(game, state, events, now)
+    # A player moved: the game is not abandoned (see _idle).
+    _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0)
     notifications.record(game, state, events)
     return Outcome(True, version=game.version, since=since)
 
@@ -318,21 +321,50 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
         seats: dict[int, list] = {}
         for seat in Seat.objects.filter(game__in=due):
             seats.setdefault(seat.game_id, []).append(seat)
-        rows, moves, missed = [], [], []
+        # The organizer's "advance now" is logged as theirs, not as time running out.
+        timeout = {"type": "timeout", "by": "organizer"} if force else {"type": "timeout"}
+        rows, moves, missed, stopped = [], [], [], []
         for game in due:
             state = game.engine_state()
             late = engine.awaiting(state)
-            state, events = _apply(game, state, {"type": "timeout"})
+            state, events = _apply(game, state, timeout)
+            # Nobody played for too long: pause (the organizer's "advance now" does not count).
+            pausing = not force and _idle(game) and not state.is_over()
+            if pausing:
+                state, noted = engine.apply(state, _pause_note(game))
+                events += noted
+                game.paused_at = now
             rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
             _assign(game, _moved_on(game, state, now))
-            moves.append((game, seats[game.pk], state, events))
+            if pausing:  # one email says so, instead of the new phase's
+                stopped.append((game, seats[game.pk]))
+            else:
+                moves.append((game, seats[game.pk], state, events))
             missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
         GameEvent.objects.bulk_create(rows)
-        Game.objects.bulk_update(due, TRANSITION_FIELDS)
+        Game.objects.bulk_update(due, [*TRANSITION_FIELDS, "idle_phases", "paused_at"])
         notifications.record_many(moves)
+        notifications.record_paused_itself(stopped)
         if not force:  # the organizer's "advance now" is not the players' miss
             _count_missed({game.pk: game for game in due}, missed)
     return len(due)
+
+
+def _idle(game: Game) -> bool:
+    """Count the phase that just reached its deadline (call before the game's
+    fields move on to the next phase). "Nobody moved" means no accepted player
+    submission since the phase began: ``last_move_seq`` is written by every
+    accepted move (which also resets the count, so a phase that ended early
+    because everyone moved breaks the run too). True when the game has now gone
+    ``abandon_after`` phases in a row without a move (0: never)."""
+    moved = game.last_move_seq >= game.phase_since
+    game.idle_phases = 0 if moved else game.idle_phases + 1
+    return 0 < game.abandon_after <= game.idle_phases
+
+
+def _pause_note(game: Game) -> dict:
+    text = f"The game paused itself: nobody moved for {idle_for(game.idle_phases)}."
+    return {"type": "note", "text": text, "by": "game"}
 
 
 def _count_missed(games: dict, seat_ids: list) -> None:
@@ -387,6 +419,9 @@ def end_bargaining(game_id: int, *, now=None) -> bool:
 # finds the version moved on (every control writes a note to the game log) and
 # does nothing the second time.
 
+STALE = "The game changed meanwhile; nothing was done."
+NOT_ACTIVE = "This game is no longer in play."
+
 
 def _control(
     game_id: int, expected_version: int, note: str, change, now, announce: str = ""
@@ -396,9 +431,9 @@ def _control(
     with transaction.atomic():
         game = _locked(game_id)
         if game.version != expected_version:
-            raise ServiceError("stale", "The game changed meanwhile; nothing was done.")
+            raise ServiceError("stale", STALE)
         if game.status != Game.Status.ACTIVE:
-            raise ServiceError("not_active", "This game is no longer in play.")
+            raise ServiceError("not_active", NOT_ACTIVE)
         fields = change(game) or {}
         state, events = engine.apply(game.engine_state(), {"type": "note", "text": note})
         _commit_state(game, state, events, now)
@@ -430,6 +465,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             raise ServiceError("not_paused", "The game is not paused.")
         return {
             "paused_at": None,
+            "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
             "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
             "advance_queued_at": None,
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
@@ -457,11 +493,14 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
 
 
 def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
-    now = now or timezone.now()
-    game = _control(
-        game_id, expected_version, "The organizer moves the game on now.", lambda game: None, now
-    )
-    advance(game.pk, expected_version=game.version, now=now, force=True)
+    """The organizer moves the game on before its deadline: the missing moves get
+    their defaults, logged as the organizer's doing (``timed_out`` says ``by``, so
+    no note is needed) and counted as nobody's miss. One compare-and-set
+    transition: a form posted twice finds the version moved on."""
+    if not advance(game_id, expected_version=expected_version, now=now, force=True):
+        if Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).exists():
+            raise ServiceError("stale", STALE)
+        raise ServiceError("not_active", NOT_ACTIVE)
     return Game.objects.get(pk=game_id)
 
 
@@ -502,14 +541,17 @@ def replace_player(
     timezone_name: str = "UTC",
     now=None,
 ) -> Seat:
-    """A new person takes the seat: every earlier link is revoked and the new
-    player gets the current email."""
+    """A new person takes the seat: every earlier link is revoked, the player who
+    leaves is told so at their address (in the same commit) and the new player
+    gets the current email."""
     now = now or timezone.now()
     seat = Seat.objects.select_related("game").get(pk=seat_id)
     new = parse_player(f"{name} <{email}> {timezone_name}")
     note = f"{new.name} takes over seat {seat.index + 1} from {seat.name}."
 
     def change(game):
+        if seat.email.lower() != new.email.lower():  # the same person: the welcome says it
+            notifications.record_replaced(game, seat)
         Seat.objects.filter(pk=seat.pk).update(
             name=new.name,
             email=new.email,

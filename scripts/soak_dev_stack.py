@@ -58,6 +58,8 @@ def create_game(env: dict, number: int) -> None:
         "0.5",
         "--organizer",
         "org@example.org",
+        "--abandon-after",  # nobody plays: the defaults play to the end
+        "0",
     ]
     subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True)
 

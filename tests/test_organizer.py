@@ -98,9 +98,12 @@ def test_creategame_takes_deadline_settings():
         "--reminder-minutes",
         "10",
         "--no-early-advance",
+        "--abandon-after",
+        "0",
         stdout=StringIO(),
     )
     game = Game.objects.get(name="Timed")
+    assert game.abandon_after == 0
     assert (game.deadline_mode, game.market_minutes, game.reminder_minutes) == ("duration", 30, 10)
     assert not game.advance_early and game.load_minutes == 24 * 60  # the default stays
     assert game.phase_deadline - game.created_at < timedelta(minutes=31)
@@ -143,6 +146,7 @@ ADMIN_GAME = {
     "reminder_minutes": "120",
     "advance_early": "on",
     "miss_alert_after": "2",
+    "abandon_after": "4",
 }
 
 
@@ -161,6 +165,7 @@ def test_the_admin_add_form_takes_deadline_settings(client):
         True,
     )
     assert game.phase_deadline is not None and game.reminder_at is not None
+    assert game.abandon_after == 4
     local = game.phase_deadline.astimezone(ZoneInfo("Europe/Paris"))
     assert local.strftime("%H:%M") == "18:00" and local.weekday() < 5
 

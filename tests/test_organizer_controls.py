@@ -128,7 +128,7 @@ def test_replace_player_takes_over_the_seat_and_revokes_its_links(organizer, gam
     new = Seat.objects.get(pk=seat.pk)
     assert (new.name, new.email, new.timezone) == ("Dora", "dora@example.org", "Europe/Paris")
     assert new.link_version == seat.link_version + 1
-    assert any("Dora now plays seat 2" in n for n in notes)
+    assert any("Dora now plays seat 2" in n and "Ben was told so" in n for n in notes)
 
 
 @pytest.mark.parametrize(
@@ -244,6 +244,7 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
         "reminder_minutes": "60",
         "advance_early": "on",
         "miss_alert_after": "3",
+        "abandon_after": "0",
         "seats-TOTAL_FORMS": "3",
         "seats-INITIAL_FORMS": "3",
         "seats-MIN_NUM_FORMS": "0",
@@ -265,6 +266,7 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
     after = fresh(game)
     assert (after.name, after.deadline_mode, after.market_minutes) == ("Renamed", "daily", 90)
     assert after.daily_time.strftime("%H:%M") == "18:00" and after.miss_alert_after == 3
+    assert after.abandon_after == 0
     assert after.deadline_timezone == "Europe/Paris" and not after.skip_weekends
     assert (after.version, after.state, after.phase_deadline) == (
         game.version,

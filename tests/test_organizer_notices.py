@@ -10,9 +10,10 @@ from django.core import mail
 from django.test import Client
 
 from games import services
-from games.models import Game
+from games.engine import CARD_TYPES
+from games.models import Game, OutboxEmail
 from tests.fixtures_pages import form_for, fresh, messages_of, path_of, post_form
-from tests.mailplay import deliver_pending
+from tests.mailplay import LINK, deliver_pending, html_of
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +87,79 @@ def test_advance_now_is_not_the_players_miss(game):
     services.advance_now(game.pk, expected_version=game.version)
     assert fresh(game).engine_state().phase.kind == "load"
     assert set(Game.objects.get(pk=game.pk).seats.values_list("missed_in_a_row", flat=True)) == {0}
+
+
+def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(game):
+    services.advance_now(game.pk, expected_version=game.version)  # the market: Ben, Cid
+    bodies = told()
+    assert "The organizer moved the game on: Cid and you set nothing aside" in bodies["Ben"]
+    assert "The organizer moved the game on: Ben and you set nothing aside" in bodies["Cid"]
+    services.advance_now(game.pk, expected_version=fresh(game).version)  # the load
+    bodies = told()
+    moved = "The organizer moved the game on: "
+    assert moved + "Ben's and Cid's bags were loaded with the default move." in bodies["Ann"]
+    assert "Ben's and your bags were loaded with the default move." in bodies["Cid"]
+    assert not any("Time ran out" in body or "timed out" in body for body in bodies.values())
+    page = Client().get(path_of(game.seats.get(index=1))).content.decode()
+    assert "The organizer moved the game on: Cid and you set nothing aside" in page
+    assert "Cid&#x27;s and your bags were loaded with the default move." in page
+    assert "Time ran out" not in page
+    services.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
+    bodies = told()
+    assert moved + "the bags Ann had not decided pass unopened (the default move)." in bodies["Ben"]
+    assert moved + "the bags you had not decided pass unopened" in bodies["Ann"]
+
+
+def test_advance_now_on_a_complete_phase_held_to_its_deadline_is_logged(game):
+    Game.objects.filter(pk=game.pk).update(advance_early=False)
+    since = game.engine_state().phase.since
+    for index in (1, 2):
+        seat = game.seats.get(index=index)
+        services.submit(seat, {"type": "set_aside", "cards": []}, version=since, key=f"k{index}")
+    told()
+    services.advance_now(game.pk, expected_version=fresh(game).version)
+    assert fresh(game).engine_state().phase.kind == "load"
+    assert "The organizer moved the game on." in told()["Ben"]
+
+
+def replace_ben(game, email="bea@example.org", version=None):
+    ben = game.seats.get(index=1)
+    version = fresh(game).version if version is None else version
+    return services.replace_player(ben.pk, expected_version=version, name="Bea", email=email)
+
+
+def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_game(game):
+    Game.objects.filter(pk=game.pk).update(organizer_email="org@example.org")
+    replace_ben(game)
+    deliver_pending()
+    [told] = [m for m in mail.outbox if m.to == ["ben@example.org"]]
+    assert told.subject == "Sheriff of Nottingham: Notices"
+    for text in (told.body, html_of(told)):
+        assert "gave your seat to someone else" in text and "Ben" in text
+        assert "old links to the game no longer work" in text
+        assert "org@example.org" in text
+        assert not LINK.search(text) and "/play/" not in text
+        assert "Hand" not in text and "gold" not in text and "Bea" not in text
+        assert not any(card.label in text for card in CARD_TYPES.values())
+    assert not told.attachments
+    assert told.extra_headers["In-Reply-To"].startswith(f"<{game.thread_token}.s1@")
+
+
+def test_without_an_organizer_address_the_replaced_player_is_told_to_ask_the_organizer(game):
+    replace_ben(game)
+    deliver_pending()
+    [told] = [m for m in mail.outbox if m.to == ["ben@example.org"]]
+    assert "ask the organizer of the game" in told.body
+
+
+def test_the_replaced_players_email_is_owed_only_with_the_replacement(game):
+    with pytest.raises(services.ServiceError):
+        replace_ben(game, version=game.version - 1)  # a stale page: nothing is done
+    assert not OutboxEmail.objects.filter(to="ben@example.org", kind="replaced").exists()
+    replace_ben(game)
+    assert OutboxEmail.objects.filter(to="ben@example.org", kind="replaced").count() == 1
+
+
+def test_a_seat_given_again_to_the_same_address_sends_no_farewell(game):
+    replace_ben(game, email="BEN@example.org")
+    assert not OutboxEmail.objects.filter(kind="replaced").exists()

@@ -5,6 +5,7 @@ from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
 from .errors import EngineError
 from .events import evolve
+from .moves import awaiting
 from .rng import new_seed, seed_digest, shuffled
 from .state import State
 from .table import Run, move_cards, shuffle_deck
@@ -84,7 +85,7 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     if not isinstance(kind, str):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     if kind == "timeout":
-        time_out(run)
+        time_out(run, command)
     elif kind == "end_bargaining":
         inspection.end_bargaining(run)
     elif kind == "note":
@@ -96,26 +97,42 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     return run.state, run.events
 
 
-def time_out(run: Run) -> None:
-    """The deadline passed: apply the missed-move default for every awaited seat."""
+# Who may move a game on before its deadline (``timeout`` with ``by``).
+TIMEOUT_BY = ("organizer",)
+
+
+def time_out(run: Run, command: dict) -> None:
+    """The deadline passed, or the organizer moved the game on (``"by": "organizer"``):
+    apply the missed-move default for every awaited seat. ``timed_out`` carries
+    ``by`` so the log can say whose doing it was; the organizer's is logged even
+    when nobody was awaited (a complete phase held until its deadline)."""
     state = run.state
     if state.is_over():
         raise EngineError("game_over", "The game is over.")
+    by = command.get("by")
+    if by is not None and by not in TIMEOUT_BY:
+        raise EngineError("bad_command", 'A timeout is by the deadline (no "by") or the organizer.')
+    who = {"by": by} if by else {}
     run.auto_advance = True  # the deadline always moves the game on
     kind = state.phase.kind
+    if who and not awaiting(state):
+        run.emit("timed_out", phase=kind, seats=[], **who)
     if kind == "inspection":
-        inspection.time_out(run)
+        inspection.time_out(run, who)
         return
     commands = default_commands(state)
     if not commands:  # every move was in, held until the deadline
         phases.advance(run)
         return
-    run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands])
-    for command in commands:
-        COMMANDS[command["type"]](run, command)
+    run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands], **who)
+    for default in commands:
+        COMMANDS[default["type"]](run, default)
 
 
 MAX_NOTE = 300
+# Who writes a note: the organizer (the default), or the game itself (the
+# service's own rules, e.g. a game pausing when nobody moves any more).
+NOTE_BY = ("organizer", "game")
 
 
 def note(run: Run, command: dict) -> None:
@@ -123,9 +140,12 @@ def note(run: Run, command: dict) -> None:
     text = command.get("text")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_NOTE:
         raise EngineError("bad_command", f"A note is 1 to {MAX_NOTE} characters of text.")
+    by = command.get("by", "organizer")
+    if by not in NOTE_BY:
+        raise EngineError("bad_command", 'A note is by "organizer" or "game".')
     if run.state.is_over():
         raise EngineError("game_over", "The game is over.")
-    run.emit("noted", text=text)
+    run.emit("noted", text=text, **({} if by == "organizer" else {"by": by}))
 
 
 def default_commands(state: State) -> list:

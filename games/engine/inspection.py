@@ -392,13 +392,14 @@ def close(run: Run) -> None:
     round_end.end_round(run)
 
 
-def time_out(run: Run) -> None:
-    """Missed deadline: open offers lapse; undecided bags pass with no bribe."""
+def time_out(run: Run, who: dict) -> None:
+    """Missed deadline: open offers lapse; undecided bags pass with no bribe.
+    ``who`` is ``{"by": "organizer"}`` when the organizer moved the game on."""
     bags = undecided(run.state)
     if not bags:  # decided already, held until the deadline
         phases.advance(run)
         return
-    run.emit("timed_out", phase="inspection", seats=[run.state.sheriff])
+    run.emit("timed_out", phase="inspection", seats=[run.state.sheriff], **who)
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
         run.emit("offers_lapsed", offers=open_offers, reason="deadline")

@@ -110,6 +110,12 @@ class Command(BaseCommand):
             type=_minutes,
             help="email the organizer after this many missed deadlines in a row",
         )
+        timing.add_argument(
+            "--abandon-after",
+            type=_minutes,
+            help="pause the game after this many phases in a row with nobody moving "
+            "(default 3; 0: never, e.g. for a game that plays itself)",
+        )
 
     def handle(self, *args, **options):
         if options["deadline_mode"] == "daily" and options["daily_time"] is None:
@@ -126,6 +132,7 @@ class Command(BaseCommand):
             "reminder_minutes",
             "bargaining_minutes",
             "miss_alert_after",
+            "abandon_after",
         )
         timing.update({f: options[f] for f in optional if options.get(f) is not None})
         try:
