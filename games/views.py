@@ -44,6 +44,13 @@ def _private(response):
     return response
 
 
+@require_http_methods(["GET", "HEAD"])
+def home(request):
+    """What the site is and how a player reaches their game. No login and no list
+    of games: a player's way in is the link in their own emails."""
+    return render(request, "games/home.html")
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def seat_page(request, token: str):

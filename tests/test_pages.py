@@ -137,6 +137,23 @@ def test_a_deadline_is_shown_in_the_seats_time_zone_and_in_utc(client, game):
     assert "(Europe/Paris)" in html and "UTC" in html
 
 
+# --- the home page --------------------------------------------------------------------------
+
+
+def test_the_home_page_says_what_the_site_is_and_how_to_reach_a_game(client, game):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<div class="brand">' in html and "site.css" in html  # the site's own layout
+    assert "Play Sheriff of Nottingham by email" in html
+    assert "Open the newest email from your game" in html and "Open your table" in html
+    assert "Ask the organizer of your game" in html and "send you your latest email" in html
+    assert forms_of(html) == []  # no login
+    assert game.name not in html and "Ben" not in html and "/play/" not in html  # no games
+    assert client.head("/").status_code == 200
+    assert client.post("/").status_code == 405
+
+
 # --- bad links ---------------------------------------------------------------------------
 
 

@@ -141,7 +141,9 @@ def test_every_card_on_the_page_carries_its_mark(client):
     html = client.get(path_of(game.seats.get(index=2))).content.decode()
     chips = re.findall(r'<span class="card k-(\w+)">(.*?)<span class="card-name">', html)
     tiles = re.findall(
-        r'<label class="tile k-(\w+)">.*?<span class="tile-name">(.*?)</span>', html, re.S
+        r'<label class="tile k-(\w+)">.*?<span class="tile-head">(.*?)<span class="tile-name">',
+        html,
+        re.S,
     )
     assert chips and tiles
     for kind, inside in chips + tiles:
