@@ -141,7 +141,7 @@ def test_every_card_on_the_page_carries_its_mark(client):
     html = client.get(path_of(game.seats.get(index=2))).content.decode()
     chips = re.findall(r'<span class="card k-(\w+)">(.*?)<span class="card-name">', html)
     tiles = re.findall(
-        r'<label class="tile k-(\w+)">.*?<span class="tile-head">(.*?)<span class="tile-name">',
+        r'<label class="tile k-(\w+)">(.*?)<span class="tile-name">',
         html,
         re.S,
     )
