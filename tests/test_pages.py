@@ -386,8 +386,12 @@ def test_a_refused_market_choice_keeps_the_ticked_cards(client, game):
     assert again.ticked("cards") == mine
     response, html = refused_page(client, path, again, cards=[*mine[:2], "x"])  # a form error
     assert messages_of(response) == ["A chosen card is not valid. Please reload the page."]
-    assert form_for(html, "set_aside").ticked("cards") == mine[:2]
+    again = form_for(html, "set_aside")
+    assert again.ticked("cards") == mine[:2]
     assert fresh(game).version == game.version
+    response = post_form(client, path, again, cards=again.ticked("cards"))  # now accepted
+    assert response.redirect_chain == [(path, 302)]
+    assert messages_of(response) == ["Your market choice is recorded."]
 
 
 def test_a_refused_market_turn_keeps_the_cards_draws_pile_and_top_card(client, first_edition_game):
