@@ -235,11 +235,11 @@ def sent_back(post: QueryDict) -> dict:
     filled it in: the move, the ticked card ids, the other fields as typed, and
     offer terms in the shape the page's offer form reads. Only ever used to
     prefill the seat's own forms (a card id is ticked only if the page lists it)."""
-    ticked = ("cards", "stand_goods", "csrfmiddlewaretoken")
+    lists = ("cards", "stand_goods", "csrfmiddlewaretoken")
     return {
         "move": post.get("move", ""),
         "cards": _ids(post.getlist("cards")),
-        "fields": {name: post.get(name, "") for name in post if name not in ticked},
+        "fields": {name: post.get(name, "") for name in post if name not in lists},
         "terms": _terms_as_sent(post),
     }
 

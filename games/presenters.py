@@ -365,9 +365,7 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
     forms: dict = {}
     for move in view["my_moves"]["moves"]:
         kind = move["type"]
-        again = (
-            sent if sent and sent["move"] == kind else {"cards": set(), "fields": {}, "terms": {}}
-        )
+        again = sent if refused_here(sent, kind) else NOT_SENT
         typed = again["fields"]
         hand = [dict(c, checked=c["id"] in again["cards"]) for c in cards(view["me"]["hand"])]
         if kind == "set_aside":
@@ -413,8 +411,8 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
         elif kind == "make_offer":
             forms[kind] = []
             for to in move["to"]:
-                refused = typed.get("to") == str(to)  # this form's offer was refused
-                terms = again["terms"] if refused else None
+                refused = refused_here(sent, kind, to=to)
+                terms = sent["terms"] if refused else None
                 tf = terms_form(view, names, proposer=me, recipient=to, terms=terms)
                 forms[kind].append(dict(tf, again=refused))
         elif kind == "accept_offer":
@@ -422,6 +420,16 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
         elif kind in ("revise_offer", "withdraw_offer"):
             forms[kind] = set(move["offers"])
     return forms
+
+
+NOT_SENT = {"cards": frozenset(), "fields": {}, "terms": {}}
+
+
+def refused_here(sent: dict | None, move: str, **fields) -> bool:
+    """Is the refused form ``sent`` this form: the same move and these fields?"""
+    if not sent or sent["move"] != move:
+        return False
+    return all(sent["fields"].get(name) == str(value) for name, value in fields.items())
 
 
 def undecided_bags(view: dict) -> list:
@@ -521,16 +529,10 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             and any(a["action"] == "inspect" for a in offer["terms"]["sheriff"]),
         }
         if oid in revisable:
-            again = bool(sent) and sent["move"] == "revise_offer"
-            again = again and sent["fields"].get("offer") == str(oid)
-            entry["revise"] = terms_form(
-                view,
-                names,
-                proposer=me,
-                recipient=offer["recipient"],
-                terms=sent["terms"] if again else offer["terms"],
-            )
-            entry["revise"]["again"] = again
+            refused = refused_here(sent, "revise_offer", offer=oid)
+            terms = sent["terms"] if refused else offer["terms"]
+            tf = terms_form(view, names, proposer=me, recipient=offer["recipient"], terms=terms)
+            entry["revise"] = dict(tf, again=refused)
         result.append(entry)
     return result
 
