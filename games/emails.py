@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import Narrator, idle_for, outcome_lines
+from games.narrate import idle_for, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
@@ -52,8 +52,10 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     the events since its last email, never from the raw state."""
     view = engine.view_for(state, seat.index)
     names = list(game.seats.order_by("index").values_list("name", flat=True))
-    recent = [e.data for e in GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq)]
-    lines = Narrator(names, seat.index).lines(engine.project_log(state, recent, seat.index))
+    recent = GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq).order_by("-seq")
+    lines, _ = presenters.log_lines(
+        state, recent.values_list("data", flat=True), names, seat.index, None
+    )
     halted = presenters.halted(game, seat.timezone)
     bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
     phase = presenters.phase(view, names, bargaining)
@@ -61,7 +63,8 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
     told = set(outcome["lines"]) if outcome else set()
-    news = [line for line in lines if line not in told]  # the round's story is told once
+    # Newest first; the round's story is told once.
+    news = [line for line in lines if line["text"] not in told]
     headline = HEADLINES[kind].format(round=outcome["round"] if outcome else view["round"])
     if kind in ("start", "round_over") and phase["my_turn"]:
         headline += " — your move"
@@ -77,9 +80,11 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "kind": kind,
         "phase": phase,
         "me": presenters.my_goods(view),
+        "kinds_legend": presenters.KINDS_LEGEND,
         "players": presenters.table(view, names),
         "scores": presenters.scores(view, names) if state.is_over() else [],
-        "happened": news[-MAX_NEWS_LINES:],
+        "happened": presenters.by_round(news[:MAX_NEWS_LINES]),
+        "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),
         "link": links.seat_url(seat),
         "deadline": deadline,
@@ -126,7 +131,7 @@ def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict
     )
     return {
         "round": number,
-        "lines": outcome_lines(projected, names, seat.index),
+        "lines": outcome_lines(projected, names, seat.index, piles=state.config.discard_pile_count),
         "gold_before": gold - change,
         "gold_after": gold,
     }

@@ -239,3 +239,48 @@ PARSERS = {
     "inspect_bag": _inspect_bag,
     "say_no_offer": _say_no_offer,
 }
+
+
+# --- a refused form, shown again as it was sent ---------------------------------------
+
+
+def sent_back(post: QueryDict) -> dict:
+    """What a refused form said, so the page can show it again as the player
+    filled it in: the move, the ticked card ids, the other fields as typed, and
+    offer terms in the shape the page's offer form reads. Only ever used to
+    prefill the seat's own forms (a card id is ticked only if the page lists it)."""
+    lists = ("cards", "stand_goods", "csrfmiddlewaretoken")
+    return {
+        "move": post.get("move", ""),
+        "cards": _ids(post.getlist("cards")),
+        "fields": {name: post.get(name, "") for name in post if name not in lists},
+        "terms": _terms_as_sent(post),
+    }
+
+
+def _ids(values: list) -> set:
+    return {int(v) for v in values if v.strip().isdigit()}
+
+
+def _terms_as_sent(post) -> dict:
+    bag_goods = {}
+    for name in CARD_TYPES:
+        count = post.get(f"bag_{name}", "").strip()
+        if count not in ("", "0"):
+            bag_goods[name] = count
+    actions = []
+    for field in post:
+        suffix = field.removeprefix("action_")
+        if field.startswith("action_") and suffix.isdigit() and post.get(field):
+            action = {"bag": int(suffix), "action": post.get(field)}
+            pile = post.get(f"pile_{suffix}", "").strip()
+            if pile.isdigit():
+                action["pile"] = int(pile)
+            actions.append(action)
+    return {
+        "gold": post.get("gold", "").strip(),
+        "stand_goods": [{"id": i} for i in _ids(post.getlist("stand_goods"))],
+        "bag_goods": bag_goods,
+        "promise": post.get("promise", ""),
+        "sheriff": actions,
+    }

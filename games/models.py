@@ -229,7 +229,9 @@ class DevMail(models.Model):
     text = models.TextField()
     html = models.TextField(blank=True)
     headers = models.JSONField(default=dict)
+    # [{"filename", "mimetype", "content"}]; content is text, or base64 when "base64" is set.
+    attachments = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering = ["-created_at", "-pk"]

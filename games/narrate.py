@@ -14,14 +14,13 @@ REASONS = {
 
 
 def goods(types: list) -> str:
-    """['cheese', 'cheese', 'silk'] -> '2 Cheese, 1 Silk'."""
+    """['cheese', 'cheese', 'chicken'] -> '2 Cheese, 1 Chicken'."""
     counts: dict[str, int] = {}
     for name in types:
         counts[name] = counts.get(name, 0) + 1
     order = list(CARD_TYPES)
     return ", ".join(
-        f"{n} {CARD_TYPES[name].label}"
-        for name, n in sorted(counts.items(), key=lambda kv: order.index(kv[0]))
+        counted(n, name) for name, n in sorted(counts.items(), key=lambda kv: order.index(kv[0]))
     )
 
 
@@ -38,6 +37,16 @@ DEFAULT_MOVES = {
 def listed(parts: list) -> str:
     """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you'."""
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def counted(n: int, card_type: str) -> str:
+    """2, 'chicken' -> '2 Chickens'; 1, 'chicken' -> '1 Chicken'."""
+    return CARD_TYPES[card_type].counted(n)
+
+
+def pile_name(index: int, piles: int) -> str:
+    """The 2nd edition has one discard pile, the 1st two: 'discard pile 2'."""
+    return "the discard pile" if piles == 1 else f"discard pile {index + 1}"
 
 
 def terms_parts(terms: dict, names: list, me: int | None) -> dict:
@@ -70,14 +79,15 @@ def idle_for(phases: int) -> str:
     return "a whole phase" if phases == 1 else f"{phases} phases in a row"
 
 
-def label(card_type: str) -> str:
-    return CARD_TYPES[card_type].label
-
-
 class Narrator:
-    def __init__(self, names: list, viewer: int | None):
+    def __init__(self, names: list, viewer: int | None, *, piles: int):
         self.names = names
         self.viewer = viewer
+        self.piles = piles  # discard piles in this edition, for naming them
+
+    def pile(self, zone: str) -> str:
+        """'discard:1' -> 'discard pile 2' (or 'the discard pile' when there is one)."""
+        return pile_name(int(zone.partition(":")[2]), self.piles)
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.viewer else self.names[seat]
@@ -115,7 +125,7 @@ class Narrator:
     def _phase_started(self, e):
         if e["phase"] == "inspection":
             said = [
-                f"{self.who(seat)}: {d['count']} {label(d['declared'])}"
+                f"{self.who(seat)}: {counted(d['count'], d['declared'])}"
                 for seat, d in enumerate(e["declarations"])
                 if d
             ]
@@ -140,12 +150,12 @@ class Narrator:
         if e["deck_draws"]:
             parts.append(f"drew {e['deck_draws']} from the deck")
         if e["pile"] is not None:
-            parts.append(f"discarded onto pile {e['pile'] + 1}")
+            parts.append(f"discarded onto {pile_name(e['pile'], self.piles)}")
         return ", ".join(parts) + "."
 
     def _bag_loaded(self, e):
         if "declared" in e:
-            return f"You closed your bag: {e['count']} {label(e['declared'])} declared."
+            return f"You closed your bag: {counted(e['count'], e['declared'])} declared."
         return f"{self.names[e['seat']]} closed their bag."
 
     def _cards_moved(self, e):
@@ -165,11 +175,11 @@ class Narrator:
                 " from the deck." if reason != "deal" else "."
             )
         if reason == "discard_draw":
-            return f"{self.who(dst)} took {what} from discard pile {int(e['from'][-1]) + 1}."
+            return f"{self.who(dst)} took {what} from {self.pile(e['from'])}."
         if reason == "set_aside" and seen:
             return f"{self.who(src)} set aside {what}."
         if reason == "discard":
-            return f"Discarded onto pile {int(e['to'][-1]) + 1}: {what}."
+            return f"Put on {self.pile(e['to'])}: {what}."
         if reason == "passed":
             legal, secret = goods(seen) or "no legal goods", hidden
             tail = f" and {cards(secret, 'contraband card')} face down" if secret else ""
@@ -179,14 +189,14 @@ class Narrator:
         if reason == "inspected":
             return f"{self.whose(dst).capitalize()} stand receives {what}."
         if reason == "confiscated":
-            return f"Confiscated onto the discard pile: {what}."
+            return f"Confiscated onto {self.pile(e['to'])}: {what}."
         if reason in REASONS and src is not None and dst is not None:
             return f"{self.who(src)} handed {what} to {self.to_whom(dst)} {REASONS[reason]}."
         if reason == "reshuffle":
             count = len(e["cards"]) + hidden
-            return f"The deck ran out: {count} discarded cards are shuffled into a new deck."
+            return f"The deck ran out: {cards(count, 'discarded card')} shuffled into a new deck."
         if reason == "removed":
-            return f"{hidden + len(seen)} cards were removed from the game unseen."
+            return f"{cards(hidden + len(seen))} removed from the game unseen."
         return None
 
     def _gold_transferred(self, e):
@@ -237,7 +247,7 @@ class Narrator:
         if e["honest"]:
             verdict = f"{merchant} {verb} honest ({found})"
         else:
-            declared = f"{len(e['contents'])} {label(e['declared'])}"
+            declared = counted(len(e["contents"]), e["declared"])
             verdict = f"{merchant} {verb} lying (declared {declared}, carried {found})"
         return f"The Sheriff inspects {self.whose(e['seat'])} bag: {verdict}."
 
@@ -294,10 +304,10 @@ OUTCOME_EVENTS = {
 OUTCOME_MOVES = {"passed", "inspected", "confiscated", *REASONS}
 
 
-def outcome_lines(projected: list, names: list, viewer: int | None) -> list:
+def outcome_lines(projected: list, names: list, viewer: int | None, *, piles: int) -> list:
     """The lines of a decision's (or a round's) consequences, up to the round's end:
     bags passed or inspected, who paid whom, goods handed over, deals."""
-    narrator = Narrator(names, viewer)
+    narrator = Narrator(names, viewer, piles=piles)
     lines = []
     for event in projected:
         if event["type"] == "round_ended":

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games import engine
 from games.engine import CARD_TYPES, LEGAL_TYPES
-from games.narrate import Narrator, goods, idle_for, terms_parts
+from games.narrate import Narrator, counted, goods, idle_for, terms_parts
 
 LOG_LINES = 40
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
@@ -32,6 +32,13 @@ PHASE_TITLES = {
     "game_over": "Game over",
 }
 ACTION_LABELS = {"pass": "let pass", "inspect": "inspect"}
+# Legal or contraband is told by a symbol and a word, never by colour alone.
+KINDS = {
+    "legal": ("✓", "legal goods"),
+    "contraband": ("✗", "contraband"),
+    "royal": ("♛", "royal goods (contraband)"),
+}
+KINDS_LEGEND = " · ".join(f"{mark} {name}" for mark, name in KINDS.values())
 STATUS_LABELS = {
     "open": "open",
     "accepted": "accepted",
@@ -58,13 +65,20 @@ class FormKeys:
 
 
 def card(face: dict) -> dict:
-    """A card the viewer may see: its id (for forms), label, value and penalty."""
-    kind = CARD_TYPES[face["type"]]
+    """A card the viewer may see: its id (for forms), label, kind, value and penalty."""
+    return {"id": face["id"], **card_type(face["type"])}
+
+
+def card_type(name: str) -> dict:
+    """A kind of goods as the page and emails show it, its legality marked."""
+    kind = CARD_TYPES[name]
+    mark, kind_name = KINDS[kind.kind]
     return {
-        "id": face["id"],
         "type": kind.name,
         "label": kind.label,
         "kind": kind.kind,
+        "mark": mark,
+        "kind_name": kind_name,
         "value": kind.value,
         "penalty": kind.penalty,
     }
@@ -75,19 +89,13 @@ def cards(faces: list) -> list:
 
 
 def grouped(types: list) -> list:
-    """Type names -> [{"label", "count", "kind", "value", "penalty"}], card-table order."""
+    """Type names -> [{"label", "count", "text", "kind", ...}], card-table order;
+    "text" is the counted noun ("1 Chicken")."""
     counts: dict[str, int] = {}
     for name in types:
         counts[name] = counts.get(name, 0) + 1
     return [
-        {
-            "type": name,
-            "label": CARD_TYPES[name].label,
-            "count": n,
-            "kind": CARD_TYPES[name].kind,
-            "value": CARD_TYPES[name].value,
-            "penalty": CARD_TYPES[name].penalty,
-        }
+        {**card_type(name), "count": n, "text": counted(n, name)}
         for name, n in sorted(counts.items(), key=lambda kv: _ORDER[kv[0]])
     ]
 
@@ -103,7 +111,7 @@ def label(name: str) -> str:
 def declaration_text(declaration: dict | None) -> str:
     if not declaration:
         return ""
-    return f"{declaration['count']} {label(declaration['declared'])}"
+    return counted(declaration["count"], declaration["declared"])
 
 
 # --- the whole page --------------------------------------------------------------------
@@ -127,9 +135,11 @@ def seat_page(
     halted: str = "",
     bargaining_until: dict | None = None,
     confirm: dict | None = None,
+    sent: dict | None = None,
 ) -> dict:
     """``confirm``: a pass/inspect the Sheriff asked for (``?decide=...&bag=...``),
-    shown for confirmation before it is sent."""
+    shown for confirmation before it is sent. ``sent``: a refused form as the
+    player filled it in (``forms.sent_back``), shown again in the same form."""
     me = view["me"]["seat"]
     first_edition = view["config"]["edition"] == engine.FIRST_EDITION
     ctx = {
@@ -151,15 +161,16 @@ def seat_page(
         "piles": piles(view),
         "deadline": None if halted else deadline,
         "halted": halted,
-        "log": log,
+        "kinds_legend": KINDS_LEGEND,
+        "log": by_round(log),
         "log_all": log_all,
         "log_more": log_more,
         "keys": FormKeys(),
     }
-    ctx["moves"] = {} if halted else move_forms(view, names)
+    ctx["moves"] = {} if halted else move_forms(view, names, sent)
     ctx["confirm"] = confirmation(ctx["moves"].get("decide"), confirm)
     if "offers" in view:
-        ctx["offers"] = offers(view, names, ctx["moves"])
+        ctx["offers"] = offers(view, names, ctx["moves"], sent)
         ctx["deals"] = deals(view, names)
         ctx["opened_bags"] = [
             {"name": names[seat], "goods": grouped(types)}
@@ -287,16 +298,26 @@ def my_goods(view: dict) -> dict:
     me = view["me"]
     mine = view["players"][me["seat"]]
     contraband = mine.get("contraband", [])
+    # Cards set aside for the market are still in the hand until every merchant
+    # has chosen; they are listed once, as set aside.
+    aside = me.get("set_aside", [])
+    kept = [c for c in me["hand"] if c not in aside]
     return {
         "gold": mine["gold"],
-        "hand": cards(me["hand"]),
-        "set_aside": cards(me.get("set_aside", [])),
+        "hand": cards(kept),
+        "set_aside": cards(aside),
         "bag": cards(me["bag"]),
         "declaration": declaration_text(me.get("declaration")),
         "bag_status": mine.get("bag_status", ""),
         "stand": grouped([c["type"] for c in mine["stand"]]),
         "contraband": grouped([c["type"] for c in contraband]),
         "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband),
+        # The same cards counted by kind ("3 Chickens"), as the emails list them.
+        "counted": {
+            "hand": grouped([c["type"] for c in kept]),
+            "set_aside": grouped([c["type"] for c in aside]),
+            "bag": grouped([c["type"] for c in me["bag"]]),
+        },
     }
 
 
@@ -328,8 +349,12 @@ def table(view: dict, names: list) -> list:
                 "name": names[seat],
                 "is_me": seat == view["me"]["seat"],
                 "is_sheriff": p["is_sheriff"],
-                "times_sheriff": p["times_sheriff"],
-                "sheriff_turns": view["rounds"] // len(view["players"]),
+                "sheriff_times": sheriff_times(
+                    p["times_sheriff"],
+                    view["rounds"] // len(view["players"]),
+                    now=p["is_sheriff"],
+                    over=kind == "game_over",
+                ),
                 "gold": p["gold"],
                 "hand_size": p["hand_size"],
                 "stand": grouped([c["type"] for c in p["stand"]]),
@@ -340,6 +365,22 @@ def table(view: dict, names: list) -> list:
             }
         )
     return rows
+
+
+def sheriff_times(times: int, total: int, *, now: bool, over: bool) -> str:
+    """How often a player has been the Sheriff, in words: each player is the
+    Sheriff ``total`` times; ``times`` counts the current round."""
+    if over:
+        return f"Sheriff {times} of {total} times"
+    if now:
+        return f"Sheriff for the {ordinal(times)} of {total} times"
+    return f"Sheriff {times} of {total} times so far"
+
+
+def ordinal(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def piles(view: dict) -> dict:
@@ -362,13 +403,16 @@ def piles(view: dict) -> dict:
 # --- moves ------------------------------------------------------------------------------
 
 
-def move_forms(view: dict, names: list) -> dict:
-    """Form contexts for exactly the moves in view["my_moves"], by move type."""
+def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
+    """Form contexts for exactly the moves in view["my_moves"], by move type;
+    the form of a refused move (``sent``) filled in again as it was sent."""
     me = view["me"]["seat"]
-    hand = cards(view["me"]["hand"])
     forms: dict = {}
     for move in view["my_moves"]["moves"]:
         kind = move["type"]
+        again = sent if refused_here(sent, kind) else NOT_SENT
+        typed = again["fields"]
+        hand = [dict(c, checked=c["id"] in again["cards"]) for c in cards(view["me"]["hand"])]
         if kind == "set_aside":
             forms[kind] = {"max_cards": move["max_cards"], "hand": hand}
         elif kind == "market_turn":
@@ -382,9 +426,12 @@ def move_forms(view: dict, names: list) -> dict:
                         "size": len(pile),
                         "cards": cards(pile),
                         "max": min(len(pile), move["max_cards"]),
+                        "taken": typed.get(f"from_pile_{index}", "0"),
+                        "chosen": typed.get("pile", "0") == str(index),
                     }
                     for index, pile in enumerate(view["discard_piles"])
                 ],
+                "top": typed.get("top", ""),
             }
         elif kind == "load_bag":
             forms[kind] = {
@@ -392,11 +439,17 @@ def move_forms(view: dict, names: list) -> dict:
                 "min_cards": move["min_cards"],
                 "max_cards": move["max_cards"],
                 "legal_types": [(name, label(name)) for name in LEGAL_TYPES],
+                "declared": typed.get("declared", ""),
             }
         elif kind == "say_no_offer":
             forms[kind] = True
         elif kind == "make_offer":
-            forms[kind] = [terms_form(view, names, proposer=me, recipient=to) for to in move["to"]]
+            forms[kind] = []
+            for to in move["to"]:
+                refused = refused_here(sent, kind, to=to)
+                terms = sent["terms"] if refused else None
+                tf = terms_form(view, names, proposer=me, recipient=to, terms=terms)
+                forms[kind].append(dict(tf, again=refused))
         elif kind == "accept_offer":
             forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
         elif kind in ("revise_offer", "withdraw_offer"):
@@ -448,6 +501,16 @@ def confirmation(decide: dict | None, asked: dict | None) -> dict | None:
     }
 
 
+NOT_SENT = {"cards": frozenset(), "fields": {}, "terms": {}}
+
+
+def refused_here(sent: dict | None, move: str, **fields) -> bool:
+    """Is the refused form ``sent`` this form: the same move and these fields?"""
+    if not sent or sent["move"] != move:
+        return False
+    return all(sent["fields"].get(name) == str(value) for name, value in fields.items())
+
+
 def undecided_bags(view: dict) -> list:
     return [s for s in merchants(view) if view["players"][s].get("bag_status") == "waiting"]
 
@@ -472,7 +535,7 @@ def terms_form(
         bag_max = payer_view["declaration"]["count"]
     promised = terms.get("bag_goods", {})
     bag_types = [
-        {"name": name, "label": kind.label, "value": promised.get(name, 0), "kind": kind.kind}
+        {**card_type(name), "name": name, "value": promised.get(name, 0)}
         for name, kind in CARD_TYPES.items()
         if kind.kind != "royal" or view["config"]["royal_goods"]
     ]
@@ -514,7 +577,7 @@ def terms_form(
     }
 
 
-def offers(view: dict, names: list, forms: dict) -> list:
+def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> list:
     me = view["me"]["seat"]
     acceptable = forms.get("accept_offer", {})
     revisable = forms.get("revise_offer", set())
@@ -545,9 +608,10 @@ def offers(view: dict, names: list, forms: dict) -> list:
             and any(a["action"] == "inspect" for a in offer["terms"]["sheriff"]),
         }
         if oid in revisable:
-            entry["revise"] = terms_form(
-                view, names, proposer=me, recipient=offer["recipient"], terms=offer["terms"]
-            )
+            refused = refused_here(sent, "revise_offer", offer=oid)
+            terms = sent["terms"] if refused else offer["terms"]
+            tf = terms_form(view, names, proposer=me, recipient=offer["recipient"], terms=terms)
+            entry["revise"] = dict(tf, again=refused)
         result.append(entry)
     return result
 
@@ -579,8 +643,8 @@ def scores(view: dict, names: list) -> list:
                 "rank": sheet["rank"],
                 "winner": sheet["winner"],
                 "gold": sheet["gold"],
-                "goods": [
-                    dict(g, label=label(g["type"]), kind=CARD_TYPES[g["type"]].kind)
+                "goods": [  # the sheet's value is the goods' total, not one card's
+                    {**card_type(g["type"]), **g, "text": counted(g["count"], g["type"])}
                     for g in sheet["goods"]
                 ],
                 "goods_value": sheet["goods_value"],
@@ -641,15 +705,33 @@ def deadline(when, tz_name: str) -> dict | None:
 
 
 def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple[list, bool]:
-    """Narrated log lines, newest first, from events given newest first.
-    Returns (lines, more) where ``more`` says whether older lines were left out."""
-    narrator = Narrator(names, seat)
+    """Narrated log lines, newest first, from events given newest first, each with
+    the round it belongs to (0: before the first round). Returns (lines, more)
+    where ``more`` says whether older lines were left out."""
+    narrator = Narrator(names, seat, piles=state.config.discard_pile_count)
     lines = []
+    current = state.round  # the newest events belong to the round in play
     for event in events:
+        line_round = current
+        if event["type"] == "round_started":  # older events belong to the round before
+            line_round, current = event["round"], event["round"] - 1
         text = narrator.line(engine.project_event(state, event, seat))
         if not text:
             continue
         if limit is not None and len(lines) >= limit:
             return lines, True
-        lines.append({"seq": event["seq"], "text": text})
+        lines.append({"seq": event["seq"], "text": text, "round": line_round})
     return lines, False
+
+
+def by_round(lines: list) -> list:
+    """Log lines given newest first -> one group per round, in the order of play
+    (the page's log and the emails tell the story the same way)."""
+    groups: list = []
+    for line in reversed(lines):
+        if not groups or groups[-1]["round"] != line["round"]:
+            number = line["round"]
+            title = f"Round {number}" if number else "Before the first round"
+            groups.append({"round": number, "title": title, "lines": []})
+        groups[-1]["lines"].append(line)
+    return groups

@@ -2,8 +2,9 @@
 
 GET shows the seat's page and never changes anything (mail scanners open
 every link). POST performs one move, then redirects back (Post/Redirect/Get)
-with a message. The page is built only from the seat's engine view and its
-projected log.
+with a message; a refused move instead shows the page again at once, its form
+filled in as it was sent, so nothing the player ticked or typed is lost. The
+page is built only from the seat's engine view and its projected log.
 """
 
 import logging
@@ -15,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games import engine, links, narrate, presenters, services
-from games.forms import FormError, parse_move
+from games.forms import FormError, parse_move, sent_back
 from games.models import GameEvent
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,13 @@ def _private(response):
     return response
 
 
+@require_http_methods(["GET", "HEAD"])
+def home(request):
+    """What the site is and how a player reaches their game. No login and no list
+    of games: a player's way in is the link in their own emails."""
+    return render(request, "games/home.html")
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def seat_page(request, token: str):
@@ -66,8 +74,7 @@ def _move(request, seat):
     try:
         move = parse_move(request.POST)
     except FormError as error:
-        messages.error(request, error.message)
-        return redirect(request.path)
+        return _refused(request, seat, error.message)
     # Namespaced per seat, so two seats' keys can never meet.
     key = f"{seat.pk}.{move.key}"
     try:
@@ -75,18 +82,26 @@ def _move(request, seat):
     except services.ServiceError as error:
         messages.error(request, error.message)
         return redirect(request.path)
-    if outcome.accepted:
-        done = DONE[move.command["type"]]
-        if outcome.repeated:
-            done = "That form was already sent; it counted once. " + done
-        elif move.command["type"] in DECISIONS:
-            done = " ".join([done, *_consequences(seat, outcome)])
-        if move.command["type"] in OFFER_MOVES and seat.game.engine_state().sheriff == seat.index:
-            done = done.replace("offer", "demand")  # what the Sheriff makes is a demand
-        messages.success(request, done)
-    else:
+    if outcome.code == "stale_page":  # a page from an older phase: show the current table
         messages.error(request, outcome.message)
+        return redirect(request.path)
+    if not outcome.accepted:
+        return _refused(request, seat, outcome.message)
+    done = DONE[move.command["type"]]
+    if outcome.repeated:
+        done = "That form was already sent; it counted once. " + done
+    elif move.command["type"] in DECISIONS:
+        done = " ".join([done, *_consequences(seat, outcome)])
+    if move.command["type"] in OFFER_MOVES and seat.game.engine_state().sheriff == seat.index:
+        done = done.replace("offer", "demand")  # what the Sheriff makes is a demand
+    messages.success(request, done)
     return redirect(request.path)
+
+
+def _refused(request, seat, message: str):
+    """The page again, with the refused form as the player filled it in."""
+    messages.error(request, message)
+    return _show(request, seat, sent=sent_back(request.POST))
 
 
 def _consequences(seat, outcome) -> list:
@@ -96,10 +111,12 @@ def _consequences(seat, outcome) -> list:
     events = GameEvent.objects.filter(game=game, seq__gte=outcome.since, seq__lt=outcome.version)
     projected = engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
     names = list(game.seats.order_by("index").values_list("name", flat=True))
-    return narrate.outcome_lines(projected, names, seat.index)
+    return narrate.outcome_lines(
+        projected, names, seat.index, piles=state.config.discard_pile_count
+    )
 
 
-def _show(request, seat):
+def _show(request, seat, sent: dict | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
@@ -125,6 +142,7 @@ def _show(request, seat):
         halted=presenters.halted(game, seat.timezone),
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
+        sent=sent,
     )
     return render(request, "games/seat.html", context)
 

@@ -173,7 +173,7 @@ def test_the_games_own_note_is_not_signed_by_the_organizer_and_replays_exactly()
     state, noted = engine.apply(state, {"type": "note", "text": PAUSED_ITSELF, "by": "game"})
     assert noted[0]["by"] == "game"
     assert engine.replay(log + noted).hash() == state.hash()
-    narrator = Narrator(["Ann", "Ben", "Cid"], 1)
+    narrator = Narrator(["Ann", "Ben", "Cid"], 1, piles=1)
     assert narrator.line(noted[0]) == PAUSED_ITSELF
     _, by_organizer = engine.apply(state, {"type": "note", "text": "The game is paused."})
     assert narrator.line(by_organizer[0]) == "Organizer: The game is paused."

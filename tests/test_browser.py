@@ -389,3 +389,23 @@ def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
     assert "Paused by the organizer since" in player.page.inner_text("section.now")
     assert player.page.locator("form input[name=move]").count() == 0
     player.close()
+
+
+def test_the_home_page_and_the_dev_mailbox_fit_a_phone(phone):
+    phone.open("/", "home")
+    assert "Open the newest email from your game" in phone.page.inner_text("main")
+    game = services.create_game(
+        name="A table with a rather long name indeed",
+        players=[services.PlayerSpec(n, email(n)) for n in ("Ann", "Ben", "Cid")],
+        config={"edition": 2},
+        timing={"deadline_mode": "duration", "market_minutes": 1440},  # a deadline.ics each
+    )
+    phone.page.goto(f"/dev/mail/?game={game.pk}&to=ben")
+    phone.check("mailbox-filtered")
+    assert phone.page.locator("ul.mails li").count() == 1
+    phone.page.locator("ul.mails li a").first.click()
+    phone.page.wait_for_load_state()
+    phone.check("mailbox-attachments")
+    with phone.page.expect_download() as download:
+        phone.page.get_by_role("link", name="deadline.ics").click()
+    assert download.value.suggested_filename == "deadline.ics"

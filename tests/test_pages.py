@@ -93,6 +93,10 @@ def test_every_form_has_its_own_one_time_key_and_the_page_version(client, game):
     assert "Market" in html
 
 
+def log_texts(response) -> list:
+    return [line["text"] for group in response.context["log"] for line in group["lines"]]
+
+
 def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
     for _ in range(8):  # deadlines pass: the defaults fill a few rounds of the log
         services.advance(game.pk, force=True)
@@ -100,9 +104,26 @@ def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
     latest = client.get(path)
     every = client.get(path + "?log=all")
     assert "?log=all" in latest.content.decode()
-    assert len(latest.context["log"]) == 40 < len(every.context["log"])
+    assert len(log_texts(latest)) == 40 < len(log_texts(every))
+    assert log_texts(latest) == log_texts(every)[-40:]  # the latest lines, in order of play
     assert "?log=all" not in every.content.decode()
-    assert every.context["log"][-1]["text"].startswith("The game begins")  # oldest last
+    assert log_texts(every)[0].startswith("The game begins")  # oldest first
+
+
+def test_the_log_is_grouped_by_round_in_the_order_of_play(client, game):
+    for _ in range(4):  # two rounds: market and loading by default, then the next round
+        services.advance(game.pk, force=True)
+    response = client.get(path_of(seat(game, 1)) + "?log=all")
+    groups = response.context["log"]
+    assert [g["title"] for g in groups] == ["Before the first round", "Round 1", "Round 2"]
+    assert groups[1]["lines"][0]["text"] == "Round 1 begins. Ann is the Sheriff."
+    assert "Round 1 is over." in [line["text"] for line in groups[1]["lines"]]
+    assert groups[2]["lines"][0]["text"] == "Round 2 begins. Ben is the Sheriff."
+    seqs = [line["seq"] for g in groups for line in g["lines"]]
+    assert seqs == sorted(seqs)
+    html = response.content.decode()
+    headings = [html.index(f'<h3 class="log-round">{g["title"]}</h3>') for g in groups]
+    assert headings == sorted(headings)
 
 
 def test_a_deadline_is_shown_in_the_seats_time_zone_and_in_utc(client, game):
@@ -115,6 +136,23 @@ def test_a_deadline_is_shown_in_the_seats_time_zone_and_in_utc(client, game):
     Game.objects.filter(pk=game.pk).update(phase_deadline=when)
     html = client.get(path_of(ben)).content.decode()
     assert "(Europe/Paris)" in html and "UTC" in html
+
+
+# --- the home page --------------------------------------------------------------------------
+
+
+def test_the_home_page_says_what_the_site_is_and_how_to_reach_a_game(client, game):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<div class="brand">' in html and "site.css" in html  # the site's own layout
+    assert "Play Sheriff of Nottingham by email" in html
+    assert "Open the newest email from your game" in html and "Open your table" in html
+    assert "Ask the organizer of your game" in html and "send you your latest email" in html
+    assert forms_of(html) == []  # no login
+    assert game.name not in html and "Ben" not in html and "/play/" not in html  # no games
+    assert client.head("/").status_code == 200
+    assert client.post("/").status_code == 405
 
 
 # --- bad links ---------------------------------------------------------------------------
@@ -166,6 +204,7 @@ def test_a_stale_page_is_refused_with_its_message(client, game):
     assert messages_of(response) == [
         "The game moved on since this page was shown. Here is the current table."
     ]
+    assert response.redirect_chain == [(path, 302)]  # a fresh table, not the old form
     assert fresh(game).version == game.version
 
 
@@ -350,6 +389,103 @@ def test_the_game_over_page_shows_scores_and_the_revealed_seed(client, game):
     assert game.engine_state().seed in html and "matches" in html
     assert forms_of(html) == []
     assert len(response.context["scores"]) == 4
+
+
+# --- a refused form keeps what was sent ------------------------------------------------------
+
+
+def refused_page(client, path: str, form, **data):
+    """Post a form that is refused: the page comes back at once, not by a redirect."""
+    response = post_form(client, path, form, **data)
+    assert response.status_code == 200 and response.redirect_chain == []
+    return response, response.content.decode()
+
+
+def test_a_refused_market_choice_keeps_the_ticked_cards(client, game):
+    path = path_of(seat(game, 1))
+    form = form_for(client.get(path).content.decode(), "set_aside")
+    mine = form.values("cards")  # all six: one more than may be set aside
+    assert form.ticked("cards") == []
+    response, html = refused_page(client, path, form, cards=mine)
+    assert messages_of(response) == ["You can set aside at most 5 cards."]
+    again = form_for(html, "set_aside")
+    assert again.ticked("cards") == mine
+    response, html = refused_page(client, path, again, cards=[*mine[:2], "x"])  # a form error
+    assert messages_of(response) == ["A chosen card is not valid. Please reload the page."]
+    again = form_for(html, "set_aside")
+    assert again.ticked("cards") == mine[:2]
+    assert fresh(game).version == game.version
+    response = post_form(client, path, again, cards=again.ticked("cards"))  # now accepted
+    assert response.redirect_chain == [(path, 302)]
+    assert messages_of(response) == ["Your market choice is recorded."]
+
+
+def test_a_refused_market_turn_keeps_the_cards_draws_pile_and_top_card(client, first_edition_game):
+    game = first_edition_game
+    path = path_of(seat(game, game.engine_state().phase.seat))
+    form = form_for(client.get(path).content.decode(), "market_turn")
+    mine = form.values("cards")
+    sent = {"cards": mine[:2], "from_pile_0": "3", "pile": "1", "top": mine[1]}
+    response, html = refused_page(client, path, form, **sent)
+    assert messages_of(response) == [
+        "You set aside 2 cards, so you can take at most that many from the discard piles."
+    ]
+    again = form_for(html, "market_turn")
+    assert again.ticked("cards") == mine[:2]
+    assert (again.value("from_pile_0"), again.value("from_pile_1")) == ("3", "0")
+    assert again.ticked("pile") == ["1"]
+    assert again.value("top") == mine[1]
+
+
+def test_a_refused_bag_keeps_the_ticked_cards_and_the_declared_goods(client, game):
+    for index in (1, 2, 3):  # everyone keeps their hand
+        path = path_of(seat(game, index))
+        post_form(client, path, form_for(client.get(path).content.decode(), "set_aside"))
+    path = path_of(seat(game, 1))
+    form = form_for(client.get(path).content.decode(), "load_bag")
+    mine = form.values("cards")  # all six: one more than a bag holds
+    response, html = refused_page(client, path, form, cards=mine, declared="bread")
+    assert messages_of(response) == ["Your bag must hold 1 to 5 cards."]
+    again = form_for(html, "load_bag")
+    assert again.ticked("cards") == mine and again.value("declared") == "bread"
+    response, html = refused_page(client, path, again, cards=mine[:3], declared="")
+    assert messages_of(response) == [
+        "Choose the goods you declare: Apples, Cheese, Bread or Chickens."
+    ]
+    assert form_for(html, "load_bag").ticked("cards") == mine[:3]
+
+
+def test_a_refused_offer_keeps_the_gold_promise_and_actions(client, game):
+    play_market_and_load(client, game)
+    ben = path_of(seat(game, 1))
+    form = form_for(client.get(ben).content.decode(), "make_offer")
+    typed = {"gold": "999", "promise": "Trust me.", "action_1": "pass", "action_2": "inspect"}
+    response, html = refused_page(client, ben, form, action_3="", **typed)
+    (message,) = messages_of(response)
+    assert message.startswith("No one can offer more gold than they hold")
+    again = form_for(html, "make_offer")
+    assert [again.value(name) for name in typed] == list(typed.values())
+    assert again.value("action_3") == ""
+
+    # A revision refused is shown again, open, as typed.
+    post_form(client, ben, again, gold="3", action_1="pass", action_2="", action_3="")
+    revise = form_for(client.get(ben).content.decode(), "revise_offer")
+    response, html = refused_page(client, ben, revise, gold="998", action_1="inspect")
+    again = form_for(html, "revise_offer")
+    assert (again.value("gold"), again.value("action_1")) == ("998", "inspect")
+    assert re.search(r'<details class="sub" open>\s*<summary>Revise this offer', html)
+    assert fresh(game).engine_state().phase.offers["1"]["terms"]["gold"] == 3
+
+
+def test_a_refused_demand_is_shown_again_open_in_its_own_form(client, game):
+    play_market_and_load(client, game)
+    sheriff = path_of(seat(game, 0))
+    demands = [f for f in forms_of(client.get(sheriff).content.decode()) if f.move == "make_offer"]
+    _, html = refused_page(client, sheriff, demands[1], gold="999", action_2="pass")
+    demands = [f for f in forms_of(html) if f.move == "make_offer"]
+    assert [f.value("gold") for f in demands] == ["0", "999", "0"]  # only the refused one
+    assert re.search(r'<details class="sub" open>\s*<summary>Demand from Cid</summary>', html)
+    assert not re.search(r'<details class="sub" open>\s*<summary>Demand from Ben', html)
 
 
 # --- the form mapping ----------------------------------------------------------------------

@@ -255,11 +255,12 @@ def test_emails_are_personal_and_threaded():
     for message in sent:
         assert html_of(message) and message.subject == game.subject
         assert message.extra_headers["Message-ID"] != message.extra_headers["In-Reply-To"]
-        # Each merchant's own hand is in its email, by card name.
+        # Each merchant's own hand is in its email, counted by kind ("2 Chickens").
         state = game.engine_state()
         seat = game.seats.get(email=message.to[0])
-        for card_id in state.hand(seat.index):
-            assert CARD_TYPES[state.type_of(card_id)].label in message.body
+        hand = [state.type_of(card_id) for card_id in state.hand(seat.index)]
+        for kind in set(hand):
+            assert CARD_TYPES[kind].counted(hand.count(kind)) in message.body
 
 
 def test_mail_scanners_opening_every_link_change_nothing():

@@ -3,10 +3,12 @@ too, with the pace and what comes next) and how every round went, with a
 preheader that says what each email is or asks."""
 
 import pytest
+from django.core import mail
 
 from games import services
 from games.models import Game
-from tests.mailplay import mails_by_name, preheader
+from tests.fixtures_pages import path_of
+from tests.mailplay import deliver_pending, html_of, mails_by_name, preheader
 
 pytestmark = pytest.mark.django_db
 
@@ -18,6 +20,10 @@ def new_game(**timing) -> Game:
     return services.create_game(
         name="Round news", players=players, config={"edition": 2}, seed="9a" * 32, timing=timing
     )
+
+
+def seat_path(game: Game, index: int) -> str:
+    return path_of(game.seats.get(index=index))
 
 
 def test_everyone_hears_the_game_begin_with_its_pace():
@@ -68,3 +74,23 @@ def test_everyone_hears_how_the_round_went():
     assert preheader(sent["Bob"]).startswith("Round 1 is over: The Sheriff inspects your bag")
     bob = sent["Bob"].body
     assert bob.count("The Sheriff inspects your bag") == 1  # told once, under HOW ROUND 1 WENT
+
+
+def test_what_happened_is_grouped_by_round_in_the_order_of_the_page_log(client):
+    game = new_game()
+    mails_by_name()
+    for _ in range(3):  # round 1 to its end by the defaults, then round 2's market
+        services.advance(game.pk, force=True)
+    deliver_pending()
+    carol = next(m for m in mail.outbox if "Round 2 begins" in m.body and "carol" in m.to[0])
+    body = carol.body[carol.body.index("WHAT HAPPENED") :]
+    heads = [body.index("\nRound 1:\n"), body.index("\nRound 2:\n")]
+    assert heads == sorted(heads)
+    assert heads[1] < body.index("Round 2 begins. Bob is the Sheriff.")
+    html = html_of(carol)
+    assert html.index(">Round 1</h3>") < html.index(">Round 2</h3>")
+    told = [line[2:] for line in body.splitlines() if line.startswith("- ")]
+    told = told[: told.index("Round 2 begins. Bob is the Sheriff.") + 1]
+    page = client.get(seat_path(game, 2) + "?log=all")
+    logged = [line["text"] for group in page.context["log"] for line in group["lines"]]
+    assert [line for line in logged if line in told] == told  # the same order as the page

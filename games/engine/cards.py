@@ -23,6 +23,8 @@ class CardType:
     count_3: int  # copies with 3 players (the "4+" cards removed)
     royal_of: str | None = None  # legal type a Royal Good counts as
     counts_as: int = 1  # how many of that legal type it counts for
+    one: str = ""  # the label for a single card, where it differs ("Chicken")
+    many: str = ""  # the label for several cards, where it differs ("Crossbows")
 
     @property
     def is_legal(self) -> bool:
@@ -33,23 +35,30 @@ class CardType:
         """Royal Goods are contraband too (never declarable, always confiscated)."""
         return self.kind != LEGAL
 
+    def counted(self, n: int) -> str:
+        """A counted noun: '1 Chicken', '2 Chickens', '3 Cheese'."""
+        word = self.one if n == 1 else self.many
+        return f"{n} {word or self.label}"
+
 
 _TABLE = (
-    CardType("apples", "Apples", LEGAL, 2, 2, 48, 48),
+    CardType("apples", "Apples", LEGAL, 2, 2, 48, 48, one="Apple"),
     CardType("cheese", "Cheese", LEGAL, 3, 2, 36, 36),
     CardType("bread", "Bread", LEGAL, 3, 2, 36, 0),
-    CardType("chicken", "Chickens", LEGAL, 4, 2, 24, 24),
+    CardType("chicken", "Chickens", LEGAL, 4, 2, 24, 24, one="Chicken"),
     CardType("pepper", "Pepper", CONTRABAND, 6, 4, 22, 18),
     CardType("mead", "Mead", CONTRABAND, 7, 4, 21, 16),
     CardType("silk", "Silk", CONTRABAND, 8, 4, 12, 9),
-    CardType("crossbow", "Crossbow", CONTRABAND, 9, 4, 5, 5),
-    CardType("green_apples", "Green Apples", ROYAL, 4, 3, 2, 2, "apples", 2),
-    CardType("golden_apples", "Golden Apples", ROYAL, 6, 4, 2, 1, "apples", 3),
+    CardType("crossbow", "Crossbow", CONTRABAND, 9, 4, 5, 5, many="Crossbows"),
+    CardType("green_apples", "Green Apples", ROYAL, 4, 3, 2, 2, "apples", 2, one="Green Apple"),
+    CardType("golden_apples", "Golden Apples", ROYAL, 6, 4, 2, 1, "apples", 3, one="Golden Apple"),
     CardType("gouda_cheese", "Gouda Cheese", ROYAL, 6, 4, 2, 2, "cheese", 2),
     CardType("bleu_cheese", "Bleu Cheese", ROYAL, 9, 5, 1, 0, "cheese", 3),
     CardType("rye_bread", "Rye Bread", ROYAL, 6, 4, 2, 0, "bread", 2),
     CardType("pumpernickel_bread", "Pumpernickel Bread", ROYAL, 9, 5, 1, 0, "bread", 3),
-    CardType("royal_rooster", "Royal Rooster", ROYAL, 8, 4, 2, 1, "chicken", 2),
+    CardType(
+        "royal_rooster", "Royal Rooster", ROYAL, 8, 4, 2, 1, "chicken", 2, many="Royal Roosters"
+    ),
 )
 
 CARD_TYPES: dict[str, CardType] = {card.name: card for card in _TABLE}

@@ -52,8 +52,11 @@ def require_in_hand(state: State, seat: int, cards: list) -> None:
 
 
 def discard_pile(state: State, value, what: str) -> int:
-    """A discard pile index: 0 in the 2nd edition, 0 or 1 in the 1st."""
-    if not is_int(value) or not 0 <= value < state.config.discard_pile_count:
-        piles = " or ".join(str(p) for p in range(state.config.discard_pile_count))
-        raise EngineError("bad_discard_pile", f"Choose discard pile {piles} for {what}.")
+    """A discard pile index: 0 in the 2nd edition, 0 or 1 in the 1st (players
+    read them as "the discard pile", or "discard pile 1" and "2")."""
+    count = state.config.discard_pile_count
+    if not is_int(value) or not 0 <= value < count:
+        if count == 1:
+            raise EngineError("bad_discard_pile", f"There is one discard pile: {what} go there.")
+        raise EngineError("bad_discard_pile", f"Choose discard pile 1 or 2 for {what}.")
     return value

@@ -65,7 +65,7 @@ def _parse_draws(state, command: dict, count: int) -> list:
     if len(draws) != count:
         raise EngineError(
             "draw_count_mismatch",
-            f"You set aside {count} card(s), so you must draw exactly {count}.",
+            f"You must take back exactly as many cards as you set aside ({count}).",
         )
     if DECK in draws and any(d != DECK for d in draws[draws.index(DECK) :]):
         raise EngineError(
