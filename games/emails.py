@@ -188,7 +188,13 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
 
 def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
     """To the organizer: a seat keeps missing its deadlines."""
-    context = {"game": game, "seat": seat, "missed": game.miss_alert_after}
+    context = {
+        "game": game,
+        "seat": seat,
+        "seat_number": seat.index + 1,
+        "missed": game.miss_alert_after,
+        "admin_url": links.admin_url(game),
+    }
     return {
         "to": game.organizer_email,
         "subject": f"{game.subject} — {seat.name} is missing deadlines",

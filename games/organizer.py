@@ -1,0 +1,151 @@
+"""What the organizer reads in the admin: plain labels instead of codes, the
+game's settings in one line, times with their zone, and the game log as a
+spectator knows it.
+
+The log and the phase come from the spectator's view and projection
+(``viewer=None``) only: an organizer who also plays must learn nothing there
+that the other players could not see (no hand, no closed bag or its size, no
+seed before the end).
+"""
+
+from games import deadlines, engine
+from games.narrate import Narrator
+
+PHASES = {
+    "market": "Market",
+    "market_turn": "Market (1st edition turn)",
+    "load": "Load and declare",
+    "inspection": "Inspection",
+    "game_over": "Game over",
+}
+EVENTS = {
+    "game_started": "Game started",
+    "deck_shuffled": "Deck shuffled",
+    "cards_moved": "Cards moved",
+    "gold_transferred": "Gold paid",
+    "round_started": "Round started",
+    "phase_started": "Phase started",
+    "set_aside_submitted": "Market choice made",
+    "market_turn_taken": "Market turn taken",
+    "bag_loaded": "Bag loaded",
+    "offer_made": "Offer made",
+    "offer_revised": "Offer revised",
+    "offer_withdrawn": "Offer withdrawn",
+    "offers_lapsed": "Offers lapsed",
+    "deal_made": "Deal made",
+    "bag_passed": "Bag passed",
+    "bag_inspected": "Bag inspected",
+    "bag_goods_settled": "Bag goods handed over",
+    "debt_settled": "Debt settled",
+    "timed_out": "Deadline missed",
+    "noted": "Organizer's note",
+    "round_ended": "Round ended",
+    "game_ended": "Game ended",
+}
+# What each outbox email tells its reader (OutboxEmail.kind; "" is the organizer's alert).
+EMAILS = {
+    "start": "The game begins",
+    "your_move": "Your move",
+    "round_over": "Round over",
+    "game_over": "Game over",
+    "deal": "Offer accepted",
+    "offer": "An offer concerns them",
+    "reminder": "Reminder",
+    "welcome": "Welcome to a new player",
+    "resend": "Current email sent again",
+    "paused": "Game paused",
+    "resumed": "Game resumed",
+    "extended": "Deadline extended",
+    "cancelled": "Game cancelled",
+    "": "Alert to the organizer",
+}
+MOVES = {
+    "set_aside": "Market choice",
+    "market_turn": "Market turn",
+    "load_bag": "Load and declare",
+    "make_offer": "Offer or demand",
+    "revise_offer": "Revised offer",
+    "withdraw_offer": "Withdrawn offer",
+    "accept_offer": "Accepted offer",
+    "pass_bag": "Let a bag pass",
+    "inspect_bag": "Inspect a bag",
+}
+
+
+def label(table: dict, code: str) -> str:
+    """The plain label of ``code``; a code the table does not know yet still reads as words."""
+    return table.get(code) or code.replace("_", " ").capitalize()
+
+
+def yes_no(value) -> str:
+    return "yes" if value else "no"
+
+
+def settings_line(config: dict, names: list) -> str:
+    """'2nd edition · 4 players · first Sheriff: seat 1 (Ann) · Royal Goods: no · …'."""
+    first = config.get("first_sheriff", 0)
+    sheriff = f"seat {first + 1}" + (f" ({names[first]})" if first < len(names) else "")
+    parts = [
+        "1st edition" if config.get("edition") == engine.FIRST_EDITION else "2nd edition",
+        f"{config.get('players', len(names))} players",
+        f"first Sheriff: {sheriff}",
+        f"Royal Goods: {yes_no(config.get('royal_goods'))}",
+        f"Seven Card Hand: {yes_no(config.get('seven_card_hand'))}",
+        f"Remove 10 Cards: {yes_no(config.get('remove_ten'))}",
+    ]
+    return " · ".join(parts)
+
+
+def moment(when, zone: str) -> str | None:
+    """A time in the game's deadline zone, zone named: 'Tue 24 Nov 2026, 19:00 (Europe/Paris)'.
+    None for no time (the admin shows its empty-value dash)."""
+    return None if when is None else deadlines.format_for(when, zone)["local"]
+
+
+def phase_line(state: dict, names: list) -> str:
+    """'Round 2 · Market (1st edition turn): Ben' from a stored state (public fields only)."""
+    phase = state.get("phase") or {}
+    kind = phase.get("kind")
+    if kind is None:
+        return "—"
+    text = label(PHASES, kind)
+    seat = phase.get("seat")
+    if kind == "market_turn" and seat is not None and seat < len(names):
+        text += f": {names[seat]}"
+    if kind == "game_over":
+        return text
+    return f"Round {state.get('round', '—')} · {text}"
+
+
+def waiting_for(state, names: list) -> str:
+    """Who the current phase waits for, from the spectator's view."""
+    if state.is_over():
+        return "nobody: the game is over"
+    awaiting = engine.view_for(state, None)["phase"]["awaiting"]
+    return ", ".join(names[seat] for seat in awaiting) or "nobody (the phase is moving on)"
+
+
+def game_log(state, events, names: list) -> list:
+    """The narrated log as a spectator knows it, grouped by round, newest first
+    (rounds and the lines within them), like the seat page's log.
+
+    ``events`` are the stored events in order. Returns
+    [{"title": "Round 2 of 9", "lines": [...]}, ...]."""
+    rounds = state.config.rounds
+    groups = [{"title": "Setting up", "lines": []}]
+    for event in events:
+        if event["type"] == "round_started":
+            groups.append({"title": f"Round {event['round']} of {rounds}", "lines": []})
+        elif event["type"] == "game_ended":
+            groups.append({"title": "The end", "lines": []})
+        text = event_line(state, event, names)
+        if text:
+            groups[-1]["lines"].append(text)
+    for group in groups:
+        group["lines"].reverse()
+    return [group for group in reversed(groups) if group["lines"]]
+
+
+def event_line(state, event: dict, names: list) -> str | None:
+    """One stored event as a spectator's log line (None when the log does not tell it)."""
+    return Narrator(names, None).line(engine.project_event(state, event, None))
