@@ -226,6 +226,7 @@ def _names(game: Game) -> list:
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    empty_value_display = organizer.NONE
     list_display = ("name", "status", "round_and_phase", "deadline", "created")
     list_filter = ("status",)
     search_fields = ("name", "seats__email", "seats__name")
@@ -399,6 +400,7 @@ class GameAdmin(admin.ModelAdmin):
         state = game.engine_state()
         names = _names(game)
         active = game.status == Game.Status.ACTIVE
+        paused = organizer.moment(game.paused_at, game.deadline_timezone) if game.paused_at else ""
         deadline = None
         if game.phase_deadline is not None:
             deadline = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
@@ -411,7 +413,7 @@ class GameAdmin(admin.ModelAdmin):
             "phase": organizer.phase_line(game.state, names),
             "waiting": organizer.waiting_for(state, names) if active else "",
             "deadline": deadline,
-            "paused_at": organizer.moment(game.paused_at, game.deadline_timezone),
+            "paused_at": paused,
             "max_hours": MAX_EXTENSION_HOURS,
             "seats": list(game.seats.all()),
             "log": organizer.game_log(state, events.iterator(chunk_size=500), names),
@@ -519,6 +521,7 @@ class RecordAdmin(admin.ModelAdmin):
     by hand. Times are in the game's deadline zone."""
 
     list_select_related = ("game",)
+    empty_value_display = organizer.NONE
 
     def has_add_permission(self, request):
         return False
@@ -606,7 +609,8 @@ class GameEventAdmin(RecordAdmin):
     @admin.display(description="In the game log")
     def story(self, event):
         game = event.game
-        return organizer.event_line(game.engine_state(), event.data, _names(game)) or "—"
+        line = organizer.event_line(game.engine_state(), event.data, _names(game))
+        return line or "Not in the game log."
 
 
 @admin.register(Submission)

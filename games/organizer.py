@@ -11,6 +11,7 @@ seed before the end).
 from games import deadlines, engine
 from games.narrate import Narrator
 
+NONE = "—"  # what the admin shows for "no value" (ModelAdmin.empty_value_display)
 PHASES = {
     "market": "Market",
     "market_turn": "Market (1st edition turn)",
@@ -96,10 +97,9 @@ def settings_line(config: dict, names: list) -> str:
     return " · ".join(parts)
 
 
-def moment(when, zone: str) -> str | None:
-    """A time in the game's deadline zone, zone named: 'Tue 24 Nov 2026, 19:00 (Europe/Paris)'.
-    None for no time (the admin shows its empty-value dash)."""
-    return None if when is None else deadlines.format_for(when, zone)["local"]
+def moment(when, zone: str) -> str:
+    """A time in the game's deadline zone, zone named: 'Tue 24 Nov 2026, 19:00 (Europe/Paris)'."""
+    return NONE if when is None else deadlines.format_for(when, zone)["local"]
 
 
 def phase_line(state: dict, names: list) -> str:
@@ -107,14 +107,14 @@ def phase_line(state: dict, names: list) -> str:
     phase = state.get("phase") or {}
     kind = phase.get("kind")
     if kind is None:
-        return "—"
+        return NONE
     text = label(PHASES, kind)
     seat = phase.get("seat")
     if kind == "market_turn" and seat is not None and seat < len(names):
         text += f": {names[seat]}"
     if kind == "game_over":
         return text
-    return f"Round {state.get('round', '—')} · {text}"
+    return f"Round {state.get('round', NONE)} · {text}"
 
 
 def waiting_for(state, names: list) -> str:
