@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import Narrator, outcome_lines
+from games.narrate import Narrator, cards, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
@@ -192,7 +192,7 @@ def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
         "game": game,
         "seat": seat,
         "seat_number": seat.index + 1,
-        "missed": game.miss_alert_after,
+        "missed": cards(game.miss_alert_after, "deadline"),
         "admin_url": links.admin_url(game),
     }
     return {
