@@ -201,8 +201,8 @@ def test_the_record_pages_read_as_words_with_zones(organizer):
     assert "Load and declare" in moves and "Accepted" in moves
 
 
-def test_a_seats_time_zone_is_checked(organizer):
-    game = new_game(edition=2)
+def settings_form(game) -> dict:
+    """The change form as posted: the game's settings and its seats' time zones."""
     data = {
         "name": game.name,
         "organizer_email": game.organizer_email,
@@ -215,7 +215,22 @@ def test_a_seats_time_zone_is_checked(organizer):
     }
     for i, seat in enumerate(game.seats.all()):
         data.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk})
-        data[f"seats-{i}-timezone"] = "Mars/Base" if i == 1 else "Asia/Tokyo"
+        data[f"seats-{i}-timezone"] = seat.timezone
+    return data
+
+
+def test_the_history_page_gives_times_with_their_zone(organizer):
+    game = new_game(edition=2)
+    assert organizer.post(change_url(game), settings_form(game)).status_code == 302
+    html = page(organizer, reverse("admin:games_game_history", args=[game.pk]))
+    assert re.search(r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC", html)
+    assert "a.m." not in html and "p.m." not in html
+
+
+def test_a_seats_time_zone_is_checked(organizer):
+    game = new_game(edition=2)
+    data = settings_form(game)
+    data["seats-1-timezone"] = "Mars/Base"
     response = organizer.post(change_url(game), data)
     assert response.status_code == 200 and "Unknown time zone" in response.content.decode()
     assert Seat.objects.get(game=game, index=1).timezone == "Europe/Paris"
