@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import deadlines, links, services
+from games import deadlines, engine, organizer, services
 from games.engine import EngineError
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 
@@ -35,6 +35,20 @@ TIMING_FIELDS = (
     "miss_alert_after",
     "abandon_after",
 )
+# The deadline settings as the organizer reads them (the model's names are for code).
+TIMING_LABELS = {
+    "deadline_mode": "Deadlines",
+    "market_minutes": "Market, minutes",
+    "market_turn_minutes": "Each market turn, minutes",
+    "load_minutes": "Load and declare, minutes",
+    "inspection_minutes": "Inspection, minutes",
+    "daily_time": "Daily time",
+    "deadline_timezone": "Deadline time zone",
+    "skip_weekends": "Skip weekends",
+    "reminder_minutes": "Reminder, minutes before",
+    "advance_early": "Advance early",
+    "miss_alert_after": "Alert me after this many misses",
+}
 CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))
 
@@ -50,12 +64,26 @@ def _check_zone(name: str) -> str:
     return name
 
 
+class SeatForm(forms.ModelForm):
+    class Meta:
+        model = Seat
+        fields = ("timezone",)
+        labels = {"timezone": "Time zone"}
+
+    def clean_timezone(self):
+        return _check_zone(self.cleaned_data["timezone"])
+
+
 class SeatInline(admin.TabularInline):
+    """The seats, numbered from 1. No seat links here: an organizer who also plays
+    must not open another player's table ("Resend email" sends a player theirs)."""
+
     model = Seat
+    form = SeatForm
     extra = 0
-    fields = ("index", "name", "email", "timezone", "language", "link_version", "link")
+    fields = ("number", "name", "email", "timezone")
     # A new person at a seat goes through "Replace a player", which revokes the old links.
-    readonly_fields = ("index", "name", "email", "link_version", "link")
+    readonly_fields = ("number", "name", "email")
     can_delete = False
     # Admin text inputs are 20em wide: two of them would push the table past a laptop's width.
     formfield_overrides = {
@@ -65,9 +93,9 @@ class SeatInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="Seat link")
-    def link(self, seat):
-        return format_html('<a href="{}">open</a>', links.seat_url(seat)) if seat.pk else "—"
+    @admin.display(description="Seat")
+    def number(self, seat):
+        return seat.index + 1
 
 
 class DeadlineSettingsMixin:
@@ -102,19 +130,32 @@ class DeadlineSettingsMixin:
 class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text='One player per line, clockwise from seat 0: "Name <email>" '
-        "optionally followed by a timezone, e.g. Alice <alice@example.org> Europe/Paris.",
+        # Django shows help text as HTML: the example's angle brackets must be escaped.
+        help_text=format_html(
+            "One player per line, clockwise from seat 1: {} optionally followed by a time "
+            "zone, e.g. {}.",
+            '"Name <email>"',
+            "Alice <alice@example.org> Europe/Paris",
+        ),
     )
     edition = forms.TypedChoiceField(choices=[(2, "2nd edition"), (1, "1st edition")], coerce=int)
-    first_sheriff = forms.IntegerField(min_value=0, initial=0)
-    royal_goods = forms.BooleanField(required=False)
-    seven_card_hand = forms.BooleanField(required=False)
-    remove_ten = forms.BooleanField(required=False, label="Remove 10 cards")
-    seed = forms.CharField(required=False, help_text="Hex; leave empty for a secret random seed.")
+    first_sheriff = forms.IntegerField(
+        min_value=1,
+        initial=1,
+        label="First Sheriff",
+        help_text="The seat number of the first Sheriff: 1 is the first player listed.",
+    )
+    royal_goods = forms.BooleanField(required=False, label="Royal Goods")
+    seven_card_hand = forms.BooleanField(required=False, label="Seven Card Hand")
+    remove_ten = forms.BooleanField(required=False, label="Remove 10 Cards")
+    seed = forms.CharField(
+        required=False, help_text="Hexadecimal; leave empty for a secret random seed."
+    )
 
     class Meta:
         model = Game
         fields = ("name", "organizer_email", *TIMING_FIELDS)
+        labels = TIMING_LABELS
 
     def clean_players(self):
         try:
@@ -126,6 +167,26 @@ class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 
+    def clean(self):
+        cleaned = super().clean()
+        players, first = cleaned.get("players"), cleaned.get("first_sheriff")
+        if players is None or first is None or cleaned.get("edition") is None:
+            return cleaned
+        if first > len(players):
+            self.add_error("first_sheriff", f"There are only {len(players)} seats.")
+            return cleaned
+        cleaned["config"] = {
+            "players": len(players),
+            "edition": cleaned.get("edition"),
+            "first_sheriff": first - 1,  # the engine numbers seats from 0
+            **{k: cleaned.get(k, False) for k in ("royal_goods", "seven_card_hand", "remove_ten")},
+        }
+        try:  # the engine's own checks (player count, seed), before anything is saved
+            engine.new_game(cleaned["config"], cleaned.get("seed") or None)
+        except EngineError as error:
+            raise forms.ValidationError(error.message) from None
+        return cleaned
+
 
 class GameSettingsForm(DeadlineSettingsMixin, forms.ModelForm):
     """The change form: name, organizer and deadline settings; never state or version."""
@@ -133,6 +194,7 @@ class GameSettingsForm(DeadlineSettingsMixin, forms.ModelForm):
     class Meta:
         model = Game
         fields = ("name", "organizer_email", *TIMING_FIELDS)
+        labels = TIMING_LABELS
 
 
 class ReplacePlayerForm(forms.Form):
@@ -160,23 +222,21 @@ def _first_error(form: forms.Form) -> str:
     return "Please check the form."
 
 
+def _names(game: Game) -> list:
+    return [seat.name for seat in game.seats.all()]
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("name", "status", "round_and_phase", "version", "phase_deadline", "created_at")
+    empty_value_display = organizer.NONE
+    list_display = ("name", "status", "round_and_phase", "deadline", "created")
     list_filter = ("status",)
     search_fields = ("name", "seats__email", "seats__name")
-    readonly_fields = (
-        "status",
-        "version",
-        "seed_sha256",
-        "config",
-        "created_at",
-        "finished_at",
-        "phase_deadline",
-        "paused_at",
-        "round_and_phase",
-    )
+    readonly_fields = ("settings", "fingerprint", "created", "finished")
     inlines = [SeatInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats")
 
     def get_form(self, request, obj=None, **kwargs):
         kwargs["form"] = NewGameForm if obj is None else GameSettingsForm
@@ -205,12 +265,13 @@ class GameAdmin(admin.ModelAdmin):
                     "Deadlines",
                     {
                         "fields": TIMING_FIELDS,
-                        "description": "Durations are in minutes and apply in the "
-                        '"duration" mode; the daily time (in the deadline time zone) '
-                        'applies in the "daily" mode.',
+                        "description": 'Durations are in minutes and apply with "A duration '
+                        'per phase"; the daily time (in the deadline time zone) applies with '
+                        '"A fixed time every day".',
                     },
                 ),
             )
+        # Status, phase and deadline are in the Controls panel above the form.
         return (
             (
                 None,
@@ -218,15 +279,10 @@ class GameAdmin(admin.ModelAdmin):
                     "fields": (
                         "name",
                         "organizer_email",
-                        "status",
-                        "round_and_phase",
-                        "version",
-                        "config",
-                        "seed_sha256",
-                        "phase_deadline",
-                        "paused_at",
-                        "created_at",
-                        "finished_at",
+                        "settings",
+                        "fingerprint",
+                        "created",
+                        "finished",
                     )
                 },
             ),
@@ -243,11 +299,62 @@ class GameAdmin(admin.ModelAdmin):
     def get_inlines(self, request, obj):
         return [SeatInline] if obj else []
 
-    @admin.display(description="Round / phase")
+    @admin.display(description="Round and phase")
     def round_and_phase(self, game):
-        state = game.state or {}
-        phase = (state.get("phase") or {}).get("kind", "—")
-        return f"{state.get('round', '—')} / {phase}"
+        return organizer.phase_line(game.state or {}, _names(game))
+
+    @admin.display(description="Deadline", ordering="phase_deadline")
+    def deadline(self, game):
+        return organizer.moment(game.phase_deadline, game.deadline_timezone)
+
+    @admin.display(description="Created", ordering="created_at")
+    def created(self, game):
+        return organizer.moment(game.created_at, game.deadline_timezone)
+
+    @admin.display(description="Finished")
+    def finished(self, game):
+        return organizer.moment(game.finished_at, game.deadline_timezone)
+
+    @admin.display(description="Settings")
+    def settings(self, game):
+        return organizer.settings_line(game.config, _names(game))
+
+    @admin.display(description="Fairness fingerprint")
+    def fingerprint(self, game):
+        return format_html(
+            '<code>{}</code><div class="help">The SHA-256 of the secret seed, shown to the '
+            "players from the start; the seed itself is revealed when the game ends.</div>",
+            game.seed_sha256,
+        )
+
+    # --- deleting: never a game in play ---------------------------------------------
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.status == Game.Status.ACTIVE:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        # A bulk delete would take games in play with it: delete one finished game at a time.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def delete_view(self, request, object_id, extra_context=None):
+        game = self.get_object(request, unquote(object_id))
+        if game is not None and game.status == Game.Status.ACTIVE:
+            messages.error(
+                request, "A game in play cannot be deleted. Cancel it first if it must stop."
+            )
+            return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_deleted_objects(self, objs, request):
+        """A finished game goes with its seats, events and emails, which cannot be
+        deleted on their own: list the game only (the summary counts the rest)."""
+        _, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        own = {m._meta.verbose_name for m in (GameEvent, OutboxEmail, Submission)}
+        return [str(obj) for obj in objs], counts, perms_needed - own, protected
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -256,15 +363,11 @@ class GameAdmin(admin.ModelAdmin):
             Game.objects.filter(pk=obj.pk).update(**{f: getattr(obj, f) for f in settings})
             return
         data = form.cleaned_data
-        config = {
-            k: data[k]
-            for k in ("edition", "first_sheriff", "royal_goods", "seven_card_hand", "remove_ten")
-        }
         try:
             game = services.create_game(
                 name=data["name"],
                 players=data["players"],
-                config=config,
+                config=data["config"],
                 seed=data["seed"] or None,
                 organizer_email=data["organizer_email"],
                 timing={f: data[f] for f in TIMING_FIELDS},
@@ -296,21 +399,26 @@ class GameAdmin(admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _controls(self, game: Game) -> dict:
-        state = game.state or {}
+        state = game.engine_state()
+        names = _names(game)
+        active = game.status == Game.Status.ACTIVE
+        paused = organizer.moment(game.paused_at, game.deadline_timezone) if game.paused_at else ""
         deadline = None
         if game.phase_deadline is not None:
             deadline = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
+        events = GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True)
         return {
             "url": reverse("admin:games_game_control", args=[game.pk]),
-            "version": game.version,
-            "active": game.status == Game.Status.ACTIVE,
+            "version": game.version,  # for the forms' compare-and-set only; never shown
+            "active": active,
             "status": game.get_status_display(),
-            "round": state.get("round", "—"),
-            "phase": (state.get("phase") or {}).get("kind", "—"),
+            "phase": organizer.phase_line(game.state, names),
+            "waiting": organizer.waiting_for(state, names) if active else "",
             "deadline": deadline,
-            "paused_at": game.paused_at,
+            "paused_at": paused,
             "max_hours": MAX_EXTENSION_HOURS,
             "seats": list(game.seats.all()),
+            "log": organizer.game_log(state, events.iterator(chunk_size=500), names),
         }
 
     def control_view(self, request, object_id):
@@ -411,22 +519,12 @@ class GameAdmin(admin.ModelAdmin):
         return f"{seat.name} was sent their current email (with their link) again."
 
 
-@admin.register(OutboxEmail)
-class OutboxEmailAdmin(admin.ModelAdmin):
-    list_display = ("key", "to", "status", "attempts", "created_at", "sent_at", "last_error")
-    list_filter = ("status",)
-    search_fields = ("key", "to")
-    readonly_fields = [f.name for f in OutboxEmail._meta.fields]
+class RecordAdmin(admin.ModelAdmin):
+    """What happened (emails, events, moves): read-only, never added, changed or deleted
+    by hand. Times are in the game's deadline zone."""
 
-    def has_add_permission(self, request):
-        return False
-
-
-@admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
-    list_display = ("game", "seq", "type", "created_at")
-    list_filter = ("type",)
-    readonly_fields = ("game", "seq", "type", "data", "created_at")
+    list_select_related = ("game",)
+    empty_value_display = organizer.NONE
 
     def has_add_permission(self, request):
         return False
@@ -434,12 +532,107 @@ class GameEventAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="When", ordering="created_at")
+    def created(self, record):
+        return organizer.moment(record.created_at, record.game.deadline_timezone)
+
+
+@admin.register(OutboxEmail)
+class OutboxEmailAdmin(RecordAdmin):
+    """Delivery only: an email's body is its reader's own view of the game, so the
+    organizer (who may play too) sees who it went to and how, never what it says."""
+
+    list_display = ("game", "recipient", "what", "status", "attempts", "created", "sent")
+    list_filter = ("status",)
+    list_select_related = ("game", "seat")
+    search_fields = ("to", "game__name")
+    fields = (
+        "game",
+        "recipient",
+        "what",
+        "status",
+        "attempts",
+        "last_error",
+        "next_attempt",
+        "created",
+        "sent",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="To")
+    def recipient(self, email):
+        who = str(email.seat) if email.seat else "The organizer"
+        return f"{who} <{email.to}>"
+
+    @admin.display(description="What")
+    def what(self, email):
+        return organizer.label(organizer.EMAILS, email.kind)
+
+    @admin.display(description="Sent", ordering="sent_at")
+    def sent(self, email):
+        return organizer.moment(email.sent_at, email.game.deadline_timezone)
+
+    @admin.display(description="Next attempt")
+    def next_attempt(self, email):
+        return organizer.moment(email.next_attempt_at, email.game.deadline_timezone)
+
+
+class EventKindFilter(admin.SimpleListFilter):
+    title = "what happened"
+    parameter_name = "what"
+
+    def lookups(self, request, model_admin):
+        return list(organizer.EVENTS.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(type=self.value()) if self.value() else queryset
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(RecordAdmin):
+    """The append-only log, as a spectator knows it: the stored record itself holds
+    the seed, the deck and every hand, so it is never shown."""
+
+    list_display = ("game", "number", "what", "created")
+    list_filter = (EventKindFilter,)
+    fields = ("game", "number", "what", "story", "created")
+    readonly_fields = fields
+
+    @admin.display(description="No.", ordering="seq")
+    def number(self, event):
+        return event.seq + 1
+
+    @admin.display(description="What")
+    def what(self, event):
+        return organizer.label(organizer.EVENTS, event.type)
+
+    @admin.display(description="In the game log")
+    def story(self, event):
+        game = event.game
+        line = organizer.event_line(game.engine_state(), event.data, _names(game))
+        return line or "Not in the game log."
+
 
 @admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("game", "seat", "accepted", "error_code", "created_at")
-    list_filter = ("accepted",)
-    readonly_fields = [f.name for f in Submission._meta.fields]
+class SubmissionAdmin(RecordAdmin):
+    """Every move a player sent and whether it counted (not its content: a bag's
+    cards stay the player's secret)."""
 
-    def has_add_permission(self, request):
-        return False
+    list_display = ("game", "seat", "move", "outcome", "created")
+    list_filter = ("accepted",)
+    list_select_related = ("game", "seat")
+    fields = ("game", "seat", "move", "outcome", "created")
+    readonly_fields = fields
+
+    @admin.display(description="Move")
+    def move(self, submission):
+        return organizer.label(organizer.MOVES, str(submission.command.get("type", "")))
+
+    @admin.display(description="Outcome")
+    def outcome(self, submission):
+        if submission.accepted:
+            return "Accepted"
+        return f"Refused: {submission.error_message}" if submission.error_message else "Refused"

@@ -7,12 +7,11 @@ conversation in the player's mail app.
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from games import deadlines, engine, links, presenters
 from games.models import Game, GameEvent, Seat
-from games.narrate import idle_for, outcome_lines
+from games.narrate import cards, idle_for, outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
@@ -219,7 +218,13 @@ def _own_id(game: Game, key: str) -> dict:
 
 def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
     """To the organizer: a seat keeps missing its deadlines."""
-    context = {"game": game, "seat": seat, "missed": game.miss_alert_after}
+    context = {
+        "game": game,
+        "seat": seat,
+        "seat_number": seat.index + 1,
+        "missed": cards(game.miss_alert_after, "deadline"),
+        "admin_url": links.admin_url(game),
+    }
     subject = f"{game.subject} — {seat.name} is missing deadlines"
     return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
 
@@ -238,7 +243,7 @@ def render_idle_alert(game: Game, key: str) -> dict:
     context = {
         "game": game,
         "idle": idle_for(game.idle_phases),
-        "admin_url": settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk]),
+        "admin_url": links.admin_url(game),
     }
     subject = f"{game.subject} — the game paused itself"
     return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))

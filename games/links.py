@@ -46,6 +46,11 @@ def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + reverse("games:seat", args=[make_token(seat)])
 
 
+def admin_url(game: Game) -> str:
+    """The game's page in the organizer's admin (it asks the organizer to log in)."""
+    return settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk])
+
+
 def resolve(token: str) -> Seat:
     """The seat a token stands for, or LinkError. Never says which seat or game
     a bad token might have named."""

@@ -144,7 +144,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} (seat {self.index})"
+        return f"{self.name} (seat {self.index + 1})"
 
 
 class GameEvent(models.Model):
@@ -161,7 +161,7 @@ class GameEvent(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
 
     def __str__(self) -> str:
-        return f"{self.game_id}#{self.seq} {self.type}"
+        return f"{self.game} — event {self.seq + 1}"
 
 
 class Submission(models.Model):
@@ -218,7 +218,7 @@ class OutboxEmail(models.Model):
         indexes = [models.Index(fields=["status", "next_attempt_at"])]
 
     def __str__(self) -> str:
-        return f"{self.key} → {self.to} ({self.status})"
+        return f"Email to {self.to} ({self.get_status_display().lower()})"
 
 
 class DevMail(models.Model):

@@ -156,6 +156,8 @@ LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Dates and times with their zone wherever Django formats one (the admin's history...).
+FORMAT_MODULE_PATH = ["sheriff_pbem.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

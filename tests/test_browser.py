@@ -232,7 +232,7 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     phone.open(links["Alice"])
 
     # The page says at once what each inspection found and who paid whom.
-    decide(phone, "Carol", "Inspect", "Carol was lying (declared 1 Apples, carried", "inspect")
+    decide(phone, "Carol", "Inspect", "Carol was lying (declared 1 Apple, carried", "inspect")
     assert re.search(r"Carol paid you \d+ gold for the fine", phone.page.inner_text(".messages"))
     decide(phone, "Dave", "Inspect", "Dave was honest")
     assert re.search(r"You paid Dave \d+ gold", phone.page.inner_text(".messages"))

@@ -68,7 +68,7 @@ def test_the_admin_creates_and_starts_a_game(client):
             "players": "Ann <ann@example.org>\nBen <ben@example.org> Europe/Berlin\n"
             "Cid <cid@example.org>\nDee <dee@example.org>",
             "edition": "2",
-            "first_sheriff": "1",
+            "first_sheriff": "2",  # seats are numbered from 1: the second player listed
             "seed": "",
         },
     )
@@ -77,7 +77,7 @@ def test_the_admin_creates_and_starts_a_game(client):
     assert game.engine_state().sheriff == 1 and game.seats.count() == 4
     assert OutboxEmail.objects.filter(game=game).count() == 4  # everyone hears the game begin
     page = client.get(f"/admin/games/game/{game.pk}/change/")
-    assert page.status_code == 200 and "/play/" in page.content.decode()
+    assert page.status_code == 200 and "first Sheriff: seat 2 (Ben)" in page.content.decode()
 
 
 def test_creategame_takes_deadline_settings():
@@ -133,7 +133,7 @@ ADMIN_GAME = {
     "organizer_email": "org@example.org",
     "players": "Ann <ann@example.org>\nBen <ben@example.org>\nCid <cid@example.org>",
     "edition": "2",
-    "first_sheriff": "0",
+    "first_sheriff": "1",
     "seed": "",
     "deadline_mode": "daily",
     "market_minutes": "1440",

@@ -63,7 +63,7 @@ def test_the_change_page_shows_the_controls_and_the_state(organizer, game):
     assert 'id="game-controls"' in page and control_url(game) in page
     assert f'name="version" value="{game.version}"' in page
     assert "Pause the game" in page and "Resume the game" not in page
-    assert "Missed in a row" in page and "market" in page
+    assert "Missed in a row" in page and "Round 1 · Market" in page
     assert game.phase_deadline.strftime("%H:%M UTC") in page
 
 
