@@ -42,12 +42,14 @@ TIMING_LABELS = {
     "market_turn_minutes": "Each market turn, minutes",
     "load_minutes": "Load and declare, minutes",
     "inspection_minutes": "Inspection, minutes",
+    "bargaining_minutes": "Bargaining time, minutes",
     "daily_time": "Daily time",
     "deadline_timezone": "Deadline time zone",
     "skip_weekends": "Skip weekends",
     "reminder_minutes": "Reminder, minutes before",
     "advance_early": "Advance early",
     "miss_alert_after": "Alert me after this many misses",
+    "abandon_after": "Pause after this many phases nobody moved in",
 }
 CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))

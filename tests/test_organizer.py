@@ -140,6 +140,7 @@ ADMIN_GAME = {
     "market_turn_minutes": "720",
     "load_minutes": "1440",
     "inspection_minutes": "1440",
+    "bargaining_minutes": "90",
     "daily_time": "18:00",
     "deadline_timezone": "Europe/Paris",
     "skip_weekends": "on",
@@ -165,7 +166,8 @@ def test_the_admin_add_form_takes_deadline_settings(client):
         True,
     )
     assert game.phase_deadline is not None and game.reminder_at is not None
-    assert game.abandon_after == 4
+    assert game.abandon_after == 4 and game.bargaining_minutes == 90
+    assert "Bargaining time, minutes" in form
     local = game.phase_deadline.astimezone(ZoneInfo("Europe/Paris"))
     assert local.strftime("%H:%M") == "18:00" and local.weekday() < 5
 
