@@ -547,7 +547,16 @@ class OutboxEmailAdmin(RecordAdmin):
     """Delivery only: an email's body is its reader's own view of the game, so the
     organizer (who may play too) sees who it went to and how, never what it says."""
 
-    list_display = ("game", "recipient", "what", "status", "attempts", "created", "sent")
+    list_display = (
+        "game",
+        "recipient",
+        "what",
+        "status",
+        "attempts",
+        "possible_duplicates",
+        "created",
+        "sent",
+    )
     list_filter = ("status",)
     list_select_related = ("game", "seat")
     search_fields = ("to", "game__name")
@@ -557,6 +566,7 @@ class OutboxEmailAdmin(RecordAdmin):
         "what",
         "status",
         "attempts",
+        "possible_duplicates",
         "last_error",
         "next_attempt",
         "created",
@@ -568,6 +578,12 @@ class OutboxEmailAdmin(RecordAdmin):
     def recipient(self, email):
         who = str(email.seat) if email.seat else "The organizer"
         return f"{who} <{email.to}>"
+
+    @admin.display(description="Possible duplicates", ordering="in_doubt")
+    def possible_duplicates(self, email):
+        """Sent again without knowing whether an earlier attempt arrived (its answer was
+        lost): the copy carries the same Message-ID, which most mail apps fold."""
+        return email.in_doubt
 
     @admin.display(description="What")
     def what(self, email):

@@ -190,6 +190,7 @@ class OutboxEmail(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
+        SENDING = "sending", "Being sent"  # handed to the ESP; its answer not yet recorded
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
 
@@ -199,6 +200,8 @@ class OutboxEmail(models.Model):
     # What to tell the seat (notifications.*); rendered from its view when sent.
     kind = models.CharField(max_length=20, blank=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
+    # The game version the body tells of; the seat's news start there once it is sent.
+    rendered_version = models.PositiveIntegerField(null=True, blank=True)
     to = models.EmailField()
     subject = models.CharField(max_length=200)
     text = models.TextField(blank=True)
@@ -212,6 +215,12 @@ class OutboxEmail(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     provider_message_id = models.CharField(max_length=200, blank=True)
+    sending_at = models.DateTimeField(null=True, blank=True)
+    # The last attempt may have reached the ESP (its answer was lost): the next one
+    # sends the same words under the same Message-ID, so a mail app folds a copy.
+    uncertain = models.BooleanField(default=False)
+    # Sends made without knowing whether an earlier one arrived: possible duplicates.
+    in_doubt = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

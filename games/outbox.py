@@ -1,14 +1,30 @@
-"""Delivering the outbox: at least once, never twice.
+"""Delivering the outbox: at least once, and every possible duplicate counted.
 
-A row is locked while it is sent and marked sent in the same transaction, so
-two workers never send the same email; a failure schedules the next attempt
-with exponential backoff, up to OUTBOX_MAX_ATTEMPTS, then marks it failed
-(visible in the admin).
+An email goes ``pending → sending → sent`` (or back to ``pending`` for a retry,
+or ``failed``). Each step is its own short transaction, and none is open while
+the ESP is called, so sending never holds a lock a move or a deadline needs:
+
+1. claim (one transaction): lock the row (skip it if another worker has it),
+   render the body from the seat's view if it has none, mark it ``sending``;
+2. hand it to the ESP, outside any transaction;
+3. record the answer: ``sent``, or a retry with exponential backoff, or
+   ``failed`` (a permanent refusal, or OUTBOX_MAX_ATTEMPTS reached). Then, in a
+   statement of its own, the seat's news start after what it was just told.
+
+What cannot be known is counted, never hidden: an ESP answer lost on the way
+back (a timeout, a dropped connection), or a worker that died between the ESP
+call and step 3 (the row stays ``sending``; the sweep takes it up after
+SENDING_GRACE). Such an email is sent again with the same words and the same
+Message-ID, so a mail app folds the copy, and ``in_doubt`` counts it (the admin
+shows it). A retry after a known failure renders the game as it is now: the
+player gets today's table, and the news they have not been told.
 """
 
 import logging
+import smtplib
 from datetime import timedelta
 
+from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -23,6 +39,11 @@ FIRST_RETRY_SECONDS = 30
 MAX_RETRY_SECONDS = 3600
 # An email just written is sent by its own task; the sweep waits this long before helping.
 SWEEP_GRACE_SECONDS = 10
+# A row still "sending" after this was left by a worker that died mid-send.
+SENDING_GRACE = timedelta(minutes=2)
+# The ESP answered, but about a request that can never succeed as it is.
+PERMANENT_STATUS = range(400, 500)
+RETRYABLE_STATUS = {408, 429}
 
 
 def backoff(attempts: int) -> timedelta:
@@ -55,54 +76,130 @@ def render(email: OutboxEmail, now) -> None:
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
         setattr(email, field, message[field])
     email.rendered_at = now
-    email.save()  # kept even if the send fails, so a retry sends the same words
-    Seat.objects.filter(pk=seat.pk).update(notified_seq=game.version)
+    email.rendered_version = game.version
 
 
 def deliver(pk: int, now=None) -> str:
     """Send one owed email if it is due. Returns what happened."""
     now = now or timezone.now()
+    email = _claim(pk, now)
+    if isinstance(email, str):
+        return email
+    message = build_message(email)
+    try:
+        message.send()
+    except Exception as error:  # any backend failure: recorded, retried or given up, visibly
+        return _record_failure(email, error, now)
+    status = getattr(message, "anymail_status", None)
+    _record(
+        email,
+        status=OutboxEmail.Status.SENT,
+        sent_at=now,
+        last_error="",
+        provider_message_id=(getattr(status, "message_id", None) or "")[:200],
+    )
+    if email.seat_id is not None and email.rendered_version is not None:
+        # Its own statement, one row: the seat's news now start after this email.
+        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=email.rendered_version).update(
+            notified_seq=email.rendered_version
+        )
+    return "sent"
+
+
+def _claim(pk: int, now) -> OutboxEmail | str:
+    """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
         email = (
             OutboxEmail.objects.select_for_update(skip_locked=True)
-            .filter(pk=pk, status=OutboxEmail.Status.PENDING)
+            .filter(pk=pk, status__in=(OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING))
             .first()
         )
         if email is None:
             return "not pending"
-        if email.next_attempt_at and email.next_attempt_at > now:
+        if email.status == OutboxEmail.Status.SENDING:
+            if email.sending_at and email.sending_at > now - SENDING_GRACE:
+                return "being sent"
+            email.uncertain = True  # a worker died after handing it over, or before
+        elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
-        if email.rendered_at is None and email.seat_id is not None:
+        if email.uncertain:
+            email.in_doubt += 1
+            email.uncertain = False
+            log.warning("email %s sent again, possibly a duplicate (%d)", email.key, email.in_doubt)
+        elif email.rendered_at is None and email.seat_id is not None:
             render(email, now)
-        message = build_message(email)
-        try:
-            message.send()
-        except Exception as error:  # any backend failure: retry later, visibly
-            email.attempts += 1
-            email.last_error = f"{type(error).__name__}: {error}"[:2000]
-            if email.attempts >= settings.OUTBOX_MAX_ATTEMPTS:
-                email.status = OutboxEmail.Status.FAILED
-                log.error("email %s failed for good: %s", email.key, email.last_error)
-            else:
-                email.next_attempt_at = now + backoff(email.attempts)
-            email.save()
-            return "failed"
-        status = getattr(message, "anymail_status", None)
-        email.provider_message_id = (getattr(status, "message_id", None) or "")[:200]
-        email.status = OutboxEmail.Status.SENT
+        email.status = OutboxEmail.Status.SENDING
+        email.sending_at = now
         email.attempts += 1
-        email.sent_at = now
         email.save()
-    return "sent"
+    return email
+
+
+def _record(email: OutboxEmail, **fields) -> bool:
+    """Step 3, compare-and-set: only the attempt that claimed the row records its answer."""
+    claimed = OutboxEmail.objects.filter(
+        pk=email.pk, status=OutboxEmail.Status.SENDING, attempts=email.attempts
+    )
+    return claimed.update(**fields) == 1
+
+
+def _record_failure(email: OutboxEmail, error: Exception, now) -> str:
+    text = describe(error)
+    lost = answer_lost(error)
+    if is_permanent(error) or email.attempts >= settings.OUTBOX_MAX_ATTEMPTS:
+        _record(email, status=OutboxEmail.Status.FAILED, last_error=text, uncertain=lost)
+        log.error("email %s failed for good: %s", email.key, text)
+        return "failed"
+    fields = {
+        "status": OutboxEmail.Status.PENDING,
+        "last_error": text,
+        "next_attempt_at": now + backoff(email.attempts),
+        "uncertain": lost,
+    }
+    if not lost and email.seat_id is not None:
+        fields["rendered_at"] = None  # not delivered: the retry tells the game as it is then
+    _record(email, **fields)
+    return "failed"
+
+
+def describe(error: Exception) -> str:
+    try:
+        said = str(error)
+    except Exception:  # an exception that cannot describe itself still gets recorded
+        said = repr(getattr(error, "args", ()))
+    return f"{type(error).__name__}: {said}"[:2000]
+
+
+def answer_lost(error: Exception) -> bool:
+    """Did the ESP perhaps take the message, its answer lost on the way back?"""
+    if isinstance(error, AnymailAPIError):
+        return getattr(error, "response", None) is None and error.status_code is None
+    if isinstance(error, smtplib.SMTPResponseException):
+        return False  # the server answered with a code
+    return isinstance(error, (TimeoutError, ConnectionError, smtplib.SMTPServerDisconnected))
+
+
+def is_permanent(error: Exception) -> bool:
+    """The ESP refused this message for good (a bad address, a rejected request)."""
+    if isinstance(error, (AnymailRecipientsRefused, smtplib.SMTPRecipientsRefused)):
+        return True
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500
+    status = getattr(error, "status_code", None)
+    return status in PERMANENT_STATUS and status not in RETRYABLE_STATUS
 
 
 def due(now=None, limit: int = 200) -> list:
-    """Pending emails the sweep should send now."""
+    """Emails the sweep should send now: pending ones whose own task is late or
+    whose retry is due, and rows a dead worker left ``sending``."""
     now = now or timezone.now()
     grace = now - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    pending = Q(status=OutboxEmail.Status.PENDING) & (
+        Q(next_attempt_at__lte=now) | Q(next_attempt_at=None, created_at__lte=grace)
+    )
+    abandoned = Q(status=OutboxEmail.Status.SENDING, sending_at__lte=now - SENDING_GRACE)
     return list(
-        OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING)
-        .filter(Q(next_attempt_at__lte=now) | Q(next_attempt_at=None, created_at__lte=grace))
+        OutboxEmail.objects.filter(pending | abandoned)
         .order_by("created_at")
         .values_list("pk", flat=True)[:limit]
     )

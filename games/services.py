@@ -7,11 +7,12 @@ version, and records the emails owed in the outbox — all in one commit.
 Sending happens after commit (``games.tasks``).
 """
 
+import functools
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -200,6 +201,30 @@ def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     _assign(game, fields)
 
 
+DEADLOCK_RETRIES = 3
+
+
+def retried_on_deadlock(write):
+    """Run a whole write transaction again if the database chose it as a deadlock's
+    victim (SQLSTATE 40P01): it was rolled back entirely, and each write here is
+    keyed or compare-and-set, so running it again is safe."""
+
+    @functools.wraps(write)
+    def run(*args, **kwargs):
+        for attempt in range(DEADLOCK_RETRIES):
+            try:
+                return write(*args, **kwargs)
+            except OperationalError as error:
+                victim = getattr(error.__cause__, "sqlstate", None) == "40P01"
+                if not victim or attempt == DEADLOCK_RETRIES - 1:
+                    raise
+                log.warning("%s was a deadlock victim; running it again", write.__name__)
+        raise AssertionError("unreachable")
+
+    return run
+
+
+@retried_on_deadlock
 def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Outcome:
     """Apply a seat's command. ``version`` is the phase version the page was
     rendered for (``view["phase"]["since"]``): moves of other seats within the
@@ -290,6 +315,7 @@ TRANSITION_FIELDS = [
 ]
 
 
+@retried_on_deadlock
 def advance_many(targets: list, *, now=None, force: bool = False) -> int:
     """``advance`` for (game id, expected version) pairs in one transaction, with
     set-wide queries: a thousand deadlines falling in the same second must not
@@ -379,6 +405,7 @@ def _count_missed(games: dict, seat_ids: list) -> None:
             notifications.record_miss_alert(game, seat)
 
 
+@retried_on_deadlock
 def send_reminders(game_id: int, *, now=None) -> int:
     """Remind the seats that still owe a move, once per seat and phase."""
     now = now or timezone.now()
@@ -393,6 +420,7 @@ def send_reminders(game_id: int, *, now=None) -> int:
     return len(sent)
 
 
+@retried_on_deadlock
 def end_bargaining(game_id: int, *, now=None) -> bool:
     """The bargaining time ran out: every bag becomes decidable, and the Sheriff is told
     (unless every merchant has spoken already). Compare-and-set on ``bargaining_until``,

@@ -31,8 +31,16 @@ REQUEUE_AFTER = timedelta(seconds=30)
 
 @shared_task(ignore_result=True)
 def send_emails(pks: list) -> int:
-    """Send the emails one move made owed; each is delivered (and locked) on its own."""
-    return sum(outbox.deliver(pk) == "sent" for pk in pks)
+    """Send the emails one move made owed; each is delivered (and locked) on its own,
+    and one that cannot be rendered or sent does not hold up the others (the sweep
+    tries it again)."""
+    sent = 0
+    for pk in pks:
+        try:
+            sent += outbox.deliver(pk) == "sent"
+        except Exception:
+            log.exception("email %s could not be delivered now", pk)
+    return sent
 
 
 @shared_task(ignore_result=True)
