@@ -17,7 +17,7 @@ from django.utils.html import format_html
 
 from games import deadlines, engine, organizer, services
 from games.engine import EngineError
-from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
+from games.models import DeliveryEvent, Game, GameEvent, OutboxEmail, Seat, Submission
 
 # The Game's deadline settings, as services.create_game(timing=...) takes them.
 TIMING_FIELDS = (
@@ -419,7 +419,10 @@ class GameAdmin(admin.ModelAdmin):
             "deadline": deadline,
             "paused_at": paused,
             "max_hours": MAX_EXTENSION_HOURS,
-            "seats": list(game.seats.all()),
+            "seats": [
+                {"seat": seat, "delivery": organizer.delivery(seat, game.deadline_timezone)}
+                for seat in game.seats.all()
+            ],
             "log": organizer.game_log(state, events.iterator(chunk_size=500), names),
         }
 
@@ -521,12 +524,8 @@ class GameAdmin(admin.ModelAdmin):
         return f"{seat.name} was sent their current email (with their link) again."
 
 
-class RecordAdmin(admin.ModelAdmin):
-    """What happened (emails, events, moves): read-only, never added, changed or deleted
-    by hand. Times are in the game's deadline zone."""
-
-    list_select_related = ("game",)
-    empty_value_display = organizer.NONE
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """What happened: never added, changed or deleted by hand."""
 
     def has_add_permission(self, request):
         return False
@@ -536,6 +535,14 @@ class RecordAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class RecordAdmin(ReadOnlyAdmin):
+    """What happened in a game (emails, events, moves): read-only. Times are in the
+    game's deadline zone."""
+
+    list_select_related = ("game",)
+    empty_value_display = organizer.NONE
 
     @admin.display(description="When", ordering="created_at")
     def created(self, record):
@@ -654,3 +661,22 @@ class SubmissionAdmin(RecordAdmin):
         if submission.accepted:
             return "Accepted"
         return f"Refused: {submission.error_message}" if submission.error_message else "Refused"
+
+
+@admin.register(DeliveryEvent)
+class DeliveryEventAdmin(ReadOnlyAdmin):
+    """What the email provider reported after taking an email: read-only."""
+
+    list_display = ("received_at", "esp", "event_type", "recipient", "description")
+    list_filter = ("event_type", "esp")
+    search_fields = ("recipient",)
+    fields = (
+        "esp",
+        "event_type",
+        "recipient",
+        "reject_reason",
+        "description",
+        "occurred_at",
+        "received_at",
+    )
+    readonly_fields = fields

@@ -237,6 +237,19 @@ def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     return _short(seat.email, game.subject, "replaced", context, thread_headers(game, seat, key))
 
 
+def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -> dict:
+    """To the organizer: the ESP says a seat's address takes no more mail."""
+    context = {
+        "game": game,
+        "seat": seat,
+        "seat_number": seat.index + 1,
+        "problem": problem,
+        "admin_url": links.admin_url(game),
+    }
+    subject = f"{game.subject} — email to {seat.name} does not arrive"
+    return _short(game.organizer_email, subject, "undeliverable_alert", context, _own_id(game, key))
+
+
 def render_idle_alert(game: Game, key: str) -> dict:
     """To the organizer: nobody moved for ``abandon_after`` phases, so the game
     paused itself; how to resume it."""

@@ -136,6 +136,13 @@ class Seat(models.Model):
     # The first event this seat's emails have not told it about yet ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
     missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
+    # Delivery, as the ESP's tracking webhooks report it (games.tracking).
+    last_delivered_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_failure = models.CharField(max_length=300, blank=True, editable=False)
+    last_failure_at = models.DateTimeField(null=True, blank=True, editable=False)
+    autoreply_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set on a hard bounce, rejection or complaint: nothing more is sent to this address.
+    undeliverable_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]
@@ -244,3 +251,30 @@ class DevMail(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+
+
+class DeliveryEvent(models.Model):
+    """One tracking event an ESP reported (delivered, bounced, ...), stored once:
+    ESPs resend webhooks, so (esp, event_id) is unique."""
+
+    esp = models.CharField(max_length=30)
+    event_id = models.CharField(max_length=200)
+    event_type = models.CharField(max_length=20)
+    message_id = models.CharField(max_length=200, blank=True)
+    recipient = models.EmailField(blank=True)
+    reject_reason = models.CharField(max_length=20, blank=True)
+    description = models.CharField(max_length=300, blank=True)
+    occurred_at = models.DateTimeField(null=True, blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+    email = models.ForeignKey(
+        OutboxEmail, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
+
+    class Meta:
+        ordering = ["-received_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["esp", "event_id"], name="unique_delivery_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} for {self.recipient or 'an email'}"

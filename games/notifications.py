@@ -15,6 +15,7 @@ and the organizer; and, rendered at once since they are not a seat's view, the
 organizer's alerts and the farewell to a player who was replaced.
 """
 
+import hashlib
 import logging
 
 from django.db import transaction
@@ -30,6 +31,7 @@ START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
 REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
+UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, OFFER)
 
@@ -157,6 +159,16 @@ def record_paused_itself(stopped: list) -> list:
             key = f"g{game.pk}:idle:v{game.version}"
             told += _record_rendered(game, key, emails.render_idle_alert(game, key), IDLE_ALERT)
     return told
+
+
+def record_undeliverable_alert(game: Game, seat: Seat, problem: str) -> list:
+    """Tell the organizer a seat's address takes no more mail (once per address)."""
+    if not game.organizer_email:
+        return []
+    digest = hashlib.sha256(seat.email.lower().encode()).hexdigest()[:16]
+    key = f"g{game.pk}:undeliverable:s{seat.index}:{digest}"
+    message = emails.render_undeliverable_alert(game, seat, problem, key)
+    return _record_rendered(game, key, message, UNDELIVERABLE_ALERT)
 
 
 def _record_rendered(game: Game, key: str, message: dict, kind: str = "") -> list:

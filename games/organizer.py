@@ -57,6 +57,7 @@ EMAILS = {
     "paused_itself": "Game paused itself",
     "replaced": "Told they were replaced",
     "idle_alert": "Alert: the game paused itself",
+    "undeliverable_alert": "Alert: a player's email does not arrive",
     "reminder": "Reminder",
     "welcome": "Welcome to a new player",
     "resend": "Current email sent again",
@@ -107,6 +108,20 @@ def settings_line(config: dict, names: list) -> str:
 def moment(when, zone: str) -> str:
     """A time in the game's deadline zone, zone named: 'Tue 24 Nov 2026, 19:00 (Europe/Paris)'."""
     return NONE if when is None else deadlines.format_for(when, zone)["local"]
+
+
+def delivery(seat, zone: str) -> str:
+    """A seat's email delivery, as the ESP's tracking reports it ("" when nothing is known)."""
+    parts = []
+    if seat.undeliverable_at:
+        parts.append(f"Undeliverable since {moment(seat.undeliverable_at, zone)}: nothing is sent")
+    if seat.last_failure:
+        parts.append(f"Last failure {moment(seat.last_failure_at, zone)} — {seat.last_failure}")
+    if seat.last_delivered_at:
+        parts.append(f"Last delivered {moment(seat.last_delivered_at, zone)}")
+    if seat.autoreply_at:
+        parts.append(f"Auto-reply seen {moment(seat.autoreply_at, zone)}")
+    return " · ".join(parts)
 
 
 def phase_line(state: dict, names: list) -> str:

@@ -122,6 +122,11 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = True  # a worker died after handing it over, or before
         elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
+        seat = email.seat
+        if seat is not None and seat.undeliverable_at and seat.email.lower() == email.to.lower():
+            email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
+            email.save()
+            return "undeliverable"
         if email.uncertain:
             email.in_doubt += 1
             email.uncertain = False

@@ -587,6 +587,11 @@ def replace_player(
             link_version=F("link_version") + 1,
             notified_seq=0,
             missed_in_a_row=0,
+            last_delivered_at=None,
+            last_failure="",
+            last_failure_at=None,
+            autoreply_at=None,
+            undeliverable_at=None,
         )
 
     game = _control(seat.game_id, expected_version, note, change, now)

@@ -17,6 +17,8 @@ def healthz(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
+    path("anymail/", include("anymail.urls")),
     # Browsers ask for /favicon.ico on every site, the admin's pages included.
     path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
     path("", include("games.urls")),
