@@ -113,7 +113,8 @@ trap 'stop_all 143' TERM
 trap 'stop_all 129' HUP
 
 start web "$PY" manage.py runserver "127.0.0.1:${PORT}"
-start worker "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+# Emails at a lower CPU priority than deadlines, as in docker/compose.yaml.
+start worker nice -n 10 "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
     --concurrency="$CELERY_CONCURRENCY" -Q celery -n "emails@%h"
 start deadlines "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
     --concurrency="$DEADLINES_CONCURRENCY" -Q deadlines -n "deadlines@%h"
