@@ -295,10 +295,10 @@ ADVANCED_FIELDS = [*TRANSITION_FIELDS, "idle_phases", "paused_at"]
 
 
 def advance_many(targets: list, *, now=None, force: bool = False) -> int:
-    """``advance`` for (game id, expected version) pairs in one transaction, with
-    set-wide queries: a thousand deadlines falling in the same second must not
-    be a thousand round trips each. Rows are locked in id order (no deadlock
-    between two chunks). Returns how many games moved on."""
+    """``advance`` for (game id, expected version) pairs in one transaction and
+    one commit, with set-wide reads and inserts: a thousand deadlines falling in
+    the same second must not be a thousand transactions. Rows are locked in id
+    order (no deadlock between two chunks). Returns how many games moved on."""
     now = now or timezone.now()
     expected = dict(targets)
     with transaction.atomic():
