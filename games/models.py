@@ -85,8 +85,11 @@ class Game(models.Model):
     # When this inspection's bargaining time runs out (None: not in inspection, no limit, or over).
     bargaining_until = models.DateTimeField(null=True, blank=True, editable=False)
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # When the sweep last handed this overdue phase to a worker (see tasks.sweep_deadlines).
+    # When the sweep last handed this overdue phase, due reminder or ended bargaining
+    # time to a worker (see tasks.sweep_deadlines).
     advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    remind_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    bargaining_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     # --- is anybody still playing? (services.advance_many, "abandoned games") ----------
     # The seq of the last accepted player move's first event: a phase saw a move
     # if and only if this is at or after the phase's start (phase_since).

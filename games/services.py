@@ -315,12 +315,16 @@ TRANSITION_FIELDS = [
 ]
 
 
+# What advance_many writes: a transition, and whether the game paused itself.
+ADVANCED_FIELDS = [*TRANSITION_FIELDS, "idle_phases", "paused_at"]
+
+
 @retried_on_deadlock
 def advance_many(targets: list, *, now=None, force: bool = False) -> int:
-    """``advance`` for (game id, expected version) pairs in one transaction, with
-    set-wide queries: a thousand deadlines falling in the same second must not
-    be a thousand round trips each. Rows are locked in id order (no deadlock
-    between two chunks). Returns how many games moved on."""
+    """``advance`` for (game id, expected version) pairs in one transaction and
+    one commit, with set-wide reads and inserts: a thousand deadlines falling in
+    the same second must not be a thousand transactions. Rows are locked in id
+    order (no deadlock between two chunks). Returns how many games moved on."""
     now = now or timezone.now()
     expected = dict(targets)
     with transaction.atomic():
@@ -368,7 +372,12 @@ def advance_many(targets: list, *, now=None, force: bool = False) -> int:
                 moves.append((game, seats[game.pk], state, events))
             missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
         GameEvent.objects.bulk_create(rows)
-        Game.objects.bulk_update(due, [*TRANSITION_FIELDS, "idle_phases", "paused_at"])
+        # One UPDATE per game: bulk_update's CASE per field and row costs ten times
+        # more to build than these short statements cost to run.
+        for game in due:
+            Game.objects.filter(pk=game.pk).update(
+                **{name: getattr(game, name) for name in ADVANCED_FIELDS}
+            )
         notifications.record_many(moves)
         notifications.record_paused_itself(stopped)
         if not force:  # the organizer's "advance now" is not the players' miss

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import outbox, services
@@ -82,38 +82,39 @@ def end_bargaining(game_id: int) -> bool:
 def sweep_deadlines() -> int:
     """Hand every overdue phase, due reminder and ended bargaining time to the workers."""
     now = timezone.now()
-    active = Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
-    not_queued = Q(advance_queued_at=None) | Q(advance_queued_at__lt=now - REQUEUE_AFTER)
-    # Claim and read together: a game advanced meanwhile (new phase, new deadline)
-    # must not be marked as queued, or its next deadline would wait for REQUEUE_AFTER.
-    # Enqueue inside the transaction: if the broker refuses, the claim is undone.
+    # Claim, read and enqueue together: if the broker refuses, the claims are undone.
     with transaction.atomic():
-        overdue = list(
-            active.filter(not_queued, phase_deadline__lte=now)
-            .select_for_update(skip_locked=True)
-            .order_by("phase_deadline")
-            .values_list("pk", "version")[:SWEEP_BATCH]
-        )
-        Game.objects.filter(pk__in=[pk for pk, _ in overdue]).update(advance_queued_at=now)
+        overdue = claim("phase_deadline", "advance_queued_at", now)
         for start in range(0, len(overdue), ADVANCE_CHUNK):
-            enqueue(advance_games, overdue[start : start + ADVANCE_CHUNK])
-    for pk in active.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]:
-        enqueue(remind_game, pk)
-    ended = active.filter(bargaining_until__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]
-    for pk in ended:
-        enqueue(end_bargaining, pk)
+            advance_games.delay(overdue[start : start + ADVANCE_CHUNK])
+        for pk, _version in claim("reminder_at", "remind_queued_at", now):
+            remind_game.delay(pk)
+        for pk, _version in claim("bargaining_until", "bargaining_queued_at", now):
+            end_bargaining.delay(pk)
     return len(overdue)
 
 
-def enqueue(task, *args) -> None:
-    """``task.delay(*args)``, surviving a Redis that lost its routing table (a
-    flushed or restarted Redis forgets the queue bindings the worker declared):
-    declare the queues again and retry once."""
-    try:
-        task.delay(*args)
-    except Exception:
-        log.warning("enqueue of %s failed; declaring the queues again", task.name, exc_info=True)
-        with task.app.connection_for_write() as connection:
-            for queue in task.app.amqp.queues.values():
-                queue.bind(connection.default_channel).declare()
-        task.delay(*args)
+def claim(due_field: str, queued_field: str, now) -> list:
+    """(id, version) of the active games whose ``due_field`` has passed and that
+    were not handed to a worker since, earliest first, marked as handed out
+    ``now``. Call inside a transaction.
+
+    One hand-out per due time, not one per sweep, so no pile of duplicates forms
+    behind a busy worker; again after REQUEUE_AFTER, as that task was lost. A mark
+    older than the due time was for an earlier one. Rows a worker holds (moving
+    the game on) are skipped until the next sweep: marking such a game as handed
+    out after its move gave it a new due time would hold that back."""
+    not_queued = (
+        Q(**{f"{queued_field}__isnull": True})
+        | Q(**{f"{queued_field}__lt": F(due_field)})
+        | Q(**{f"{queued_field}__lt": now - REQUEUE_AFTER})
+    )
+    due = (
+        Game.objects.filter(not_queued, status=Game.Status.ACTIVE, paused_at=None)
+        .filter(**{f"{due_field}__lte": now})
+        .select_for_update(skip_locked=True)
+        .order_by(due_field)
+    )
+    rows = list(due.values_list("pk", "version")[:SWEEP_BATCH])
+    Game.objects.filter(pk__in=[pk for pk, _ in rows]).update(**{queued_field: now})
+    return rows

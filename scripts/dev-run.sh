@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Development runner behind `make run`.
 #
-# Migrates the database, creates the demo game, then runs the web server, a
-# Celery worker and Celery beat in the foreground of this terminal, each line
-# of output prefixed with the process name. Ctrl-C stops all three; if any one
-# of them exits, the others are stopped too.
+# Migrates the database, creates the demo game, then runs the web server, two
+# Celery workers (one for the deadlines queue, one for emails, so that a pile of
+# emails never delays a deadline) and Celery beat in the foreground of this
+# terminal, each line of output prefixed with the process name. Ctrl-C stops
+# them all; if any one of them exits, the others are stopped too.
 #
 # Environment (all optional):
 #   PY        Python of the virtualenv           (default: .venv/bin/python)
 #   PORT      port of the web server             (default: 8000)
 #   DEBUG     Django debug mode                  (default: 1)
 #   SITE_URL  base of the links in emails        (default: http://127.0.0.1:$PORT)
-#   CELERY_CONCURRENCY  worker processes         (default: 2)
+#   CELERY_CONCURRENCY  email worker processes   (default: 2)
+#   DEADLINES_CONCURRENCY  deadlines worker processes (default: 1)
 #   DATABASE_URL, REDIS_URL, VAR_DIR, ...  passed through untouched (see README).
 #
 # DEBUG and SITE_URL are also written to $VAR_DIR/dev.env (scripts/dev-env.sh), where
@@ -26,6 +28,7 @@ export DEBUG="${DEBUG:-1}"
 export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
 export PYTHONUNBUFFERED=1
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
+DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"
 BASE="http://127.0.0.1:${PORT}"
 
 if [[ ! -x "$PY" ]]; then
@@ -39,10 +42,10 @@ scripts/dev-env.sh
 
 if [[ -t 1 ]]; then
     BOLD=$'\e[1m' RESET=$'\e[0m'
-    COLORS=($'\e[36m' $'\e[33m' $'\e[35m')
+    COLORS=($'\e[36m' $'\e[33m' $'\e[32m' $'\e[35m')
 else
     BOLD="" RESET=""
-    COLORS=("" "" "")
+    COLORS=("" "" "" "")
 fi
 
 say() { printf '%s[run]%s %s\n' "$BOLD" "$RESET" "$*"; }
@@ -57,7 +60,7 @@ say "creating the demo game (if there is none yet)"
 demo_output="$("$PY" manage.py demo_game)"
 printf '%s\n' "$demo_output"
 
-# --- the three services -----------------------------------------------------------------
+# --- the services -----------------------------------------------------------------
 # Each runs in its own process group (job control is on while it is started), so
 # that stopping it also stops its children: runserver's autoreloader child, the
 # worker's pool processes. Job control is off otherwise, so that Ctrl-C reaches
@@ -70,7 +73,7 @@ prefix() {
     trap '' INT TERM
     local label=$1 line
     while IFS= read -r line || [[ -n "$line" ]]; do
-        printf '%s%-7s|%s %s\n' "$2" "$label" "$RESET" "$line"
+        printf '%s%-9s|%s %s\n' "$2" "$label" "$RESET" "$line"
     done
 }
 
@@ -91,7 +94,7 @@ stop_all() {
     stopping=1
     trap '' INT TERM HUP
     echo
-    say "stopping web, worker and beat ..."
+    say "stopping web, workers and beat ..."
     # SIGINT to each group is what Ctrl-C does in a terminal: warm shutdowns.
     for pg in "${groups[@]+"${groups[@]}"}"; do kill -INT -- "-$pg" 2>/dev/null || true; done
     for ((i = 0; i < 100; i++)); do
@@ -110,8 +113,11 @@ trap 'stop_all 143' TERM
 trap 'stop_all 129' HUP
 
 start web "$PY" manage.py runserver "127.0.0.1:${PORT}"
-start worker "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
-    --concurrency="$CELERY_CONCURRENCY"
+# Emails at a lower CPU priority than deadlines, as in docker/compose.yaml.
+start worker nice -n 10 "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+    --concurrency="$CELERY_CONCURRENCY" -Q celery -n "emails@%h"
+start deadlines "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+    --concurrency="$DEADLINES_CONCURRENCY" -Q deadlines -n "deadlines@%h"
 start beat "$PY" -m celery -A sheriff_pbem beat --loglevel=info
 
 # Wait (at most ~30 s) for the web server to answer, then say where to go.
@@ -130,7 +136,7 @@ done
 kill -0 -- "-${groups[0]}" 2>/dev/null && cat <<EOF
 
 ${BOLD}==========================================================================${RESET}
-${BOLD} Sheriff of Nottingham is running${RESET}  (Ctrl-C stops web, worker and beat)
+${BOLD} Sheriff of Nottingham is running${RESET}  (Ctrl-C stops web, workers and beat)
 
  Demo game - open a player's link to play as that player:
 $(printf '%s\n' "$demo_output" | sed -e '/Dev mailbox/d' -e 's/^/   /')

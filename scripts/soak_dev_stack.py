@@ -1,9 +1,9 @@
-"""Soak the development stack (`make run`: runserver, a Celery worker and beat on
+"""Soak the development stack (`make run`: runserver, Celery workers and beat on
 SQLite and the file-system broker) with games that play themselves.
 
 Starts scripts/dev-run.sh in a var directory of its own, keeps a 1-minute-
 deadline game going (a new one whenever none is active), and every few seconds
-checks that web, worker and beat are alive and how late the latest deadlines
+checks that web, the workers and beat are alive and how late the latest deadlines
 were acted on. Prints a summary and exits non-zero on a crash or a game left
 more than --late-limit seconds past its deadline.
 

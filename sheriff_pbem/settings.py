@@ -8,6 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -86,9 +87,14 @@ TEMPLATES = [
 ]
 
 # --- database: SQLite by default; DATABASE_URL for PostgreSQL -------------------------
+# Connections are kept for a minute; CONN_HEALTH_CHECKS tests a kept connection before a
+# request or task reuses it, so one the server closed meanwhile (a PostgreSQL restart, a
+# terminated backend) is replaced instead of failing the request with a 500.
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"), conn_max_age=60
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        conn_max_age=60,
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -114,12 +120,27 @@ if CELERY_BROKER_URL == "filesystem://":
     for _folder in (_queue, VAR_DIR / "celery-processed", VAR_DIR / "celery-control"):
         _folder.mkdir(parents=True, exist_ok=True)
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # A task taken by a worker that then died without a word (kill -9, a lost host) waits
+    # this long in Redis before it is delivered again. Five minutes, not kombu's hour: no
+    # task here runs for more than seconds (so none is redelivered while still running),
+    # every task is idempotent, and the sweeps re-find lost work anyway.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a task is acknowledged only once it has run
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed worker's task is redelivered
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Deadlines have a queue of their own, served by a worker of its own (scripts/dev-run.sh,
+# docker/compose.yaml): a backlog of emails on the default queue never delays an advance.
+# The sweep is there too, since every advance waits for it.
+# A worker started without -Q (and the tests' worker) consumes both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+DEADLINES_QUEUE = "deadlines"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
+CELERY_TASK_ROUTES = {
+    f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    for name in ("sweep_deadlines", "advance_games", "remind_game", "end_bargaining")
+}
 # The file-system broker is polled five times a second (games/devbroker.py): the dev
 # beat sweeps a little less often than the production one.
 DEADLINE_SWEEP_SECONDS = 0.5 if CELERY_BROKER_URL != "filesystem://" else 1.0

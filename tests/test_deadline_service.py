@@ -2,11 +2,12 @@
 injected clock (no worker needed)."""
 
 from datetime import UTC, datetime, timedelta
+from unittest import mock
 
 import pytest
 from django.core import mail
 
-from games import links, services
+from games import links, services, tasks
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 
@@ -204,26 +205,81 @@ def test_emails_carry_the_deadline_as_a_calendar_event():
     assert "DTSTART:20261123T100000Z" in message.attachments[0][1]
 
 
+class Sweeps:
+    """Runs the beat's sweep at given instants with the tasks' ``delay`` recorded,
+    not sent: what was handed to the workers, task by task."""
+
+    def __init__(self):
+        self.advance, self.remind, self.bargaining = [], [], []
+
+    def at(self, *instants) -> None:
+        with (
+            mock.patch.object(tasks.advance_games, "delay", side_effect=self.advance.append),
+            mock.patch.object(tasks.remind_game, "delay", side_effect=self.remind.append),
+            mock.patch.object(tasks.end_bargaining, "delay", side_effect=self.bargaining.append),
+        ):
+            for instant in instants:
+                with mock.patch("games.tasks.timezone.now", return_value=instant):
+                    tasks.sweep_deadlines()
+
+
+def seconds_after(start, *seconds) -> list:
+    return [start + timedelta(seconds=s) for s in seconds]
+
+
 def test_the_sweep_hands_an_overdue_game_out_once_and_again_only_if_it_was_lost():
-    from unittest import mock
-
-    from games import tasks
-
     game = new_game()
-    handed = []
-    with (
-        mock.patch.object(tasks.advance_games, "delay", side_effect=handed.append),
-        mock.patch.object(tasks.remind_game, "delay"),
-    ):
-        for seconds in (3600, 3601, 3602):  # overdue since T0 + 1 h; the worker is slow
-            with mock.patch(
-                "games.tasks.timezone.now", return_value=T0 + timedelta(seconds=seconds)
-            ):
-                tasks.sweep_deadlines()
-        assert handed == [[(game.pk, game.version)]]
-        with mock.patch("games.tasks.timezone.now", return_value=T0 + timedelta(seconds=3640)):
-            tasks.sweep_deadlines()  # the task was lost (Redis restarted): handed out again
-    assert handed == [[(game.pk, game.version)]] * 2
+    sweeps = Sweeps()
+    sweeps.at(*seconds_after(T0, 3600, 3601, 3602))  # overdue since T0 + 1 h; the worker is slow
+    assert sweeps.advance == [[(game.pk, game.version)]]
+    sweeps.at(T0 + timedelta(seconds=3640))  # the task was lost (Redis restarted): again
+    assert sweeps.advance == [[(game.pk, game.version)]] * 2
+
+
+def test_the_sweep_hands_a_due_reminder_out_once_and_again_only_if_it_was_lost():
+    game = new_game()  # the reminder is due at T0 + 40 min
+    sweeps = Sweeps()
+    sweeps.at(T0 + timedelta(minutes=39, seconds=59))
+    assert sweeps.remind == []
+    due = T0 + timedelta(minutes=40)
+    sweeps.at(*seconds_after(due, 0, 0.5, 1, 29))  # the worker is slow
+    assert sweeps.remind == [game.pk]
+    sweeps.at(due + timedelta(seconds=31))  # the task was lost: handed out again
+    assert sweeps.remind == [game.pk] * 2
+    assert fresh(game).remind_queued_at == due + timedelta(seconds=31)
+
+
+def test_a_reminder_due_again_soon_after_the_last_one_was_handed_out_is_not_held_back():
+    game = new_game()
+    due = T0 + timedelta(minutes=40)
+    sweeps = Sweeps()
+    sweeps.at(due)
+    # The organizer extends the deadline a little: the reminder is due again in 5 seconds.
+    Game.objects.filter(pk=game.pk).update(reminder_at=due + timedelta(seconds=5))
+    sweeps.at(*seconds_after(due, 4, 5, 6))
+    assert sweeps.remind == [game.pk] * 2
+
+
+def test_the_sweep_hands_an_ended_bargaining_time_out_once_and_again_only_if_it_was_lost():
+    game = new_game()
+    for _ in ("market", "load"):
+        services.advance(game.pk, now=T0, force=True)
+    game = fresh(game)  # the inspection's bargaining time is half its 30 minutes
+    assert game.bargaining_until == T0 + timedelta(minutes=15)
+    sweeps = Sweeps()
+    sweeps.at(*seconds_after(game.bargaining_until, -1, 0, 1, 2, 29))
+    assert sweeps.bargaining == [game.pk]
+    sweeps.at(game.bargaining_until + timedelta(seconds=30.5))
+    assert sweeps.bargaining == [game.pk] * 2
+    assert sweeps.advance == []  # the inspection's deadline is still 15 minutes away
+
+
+def test_a_paused_game_is_not_swept():
+    game = new_game()
+    services.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=1))
+    sweeps = Sweeps()
+    sweeps.at(T0 + timedelta(hours=3))
+    assert (sweeps.advance, sweeps.remind, sweeps.bargaining) == ([], [], [])
 
 
 def test_the_next_email_tells_what_timed_out():

@@ -31,6 +31,7 @@ pytestmark = [
 ]
 
 PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+QUEUES = [settings.DEADLINES_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,12 @@ def worker():
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     broker.flushdb()  # no stale tasks from an earlier run
     with start_worker(
-        app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20
+        app,
+        pool="threads",
+        concurrency=2,
+        perform_ping_check=False,
+        shutdown_timeout=20,
+        queues=QUEUES,  # the deadlines' and the emails'
     ):
         yield
     broker.flushdb()
@@ -53,7 +59,7 @@ def drained(worker):
     yield
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     deadline = time.monotonic() + 10
-    while broker.llen("celery") and time.monotonic() < deadline:
+    while any(broker.llen(queue) for queue in QUEUES) and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.5)  # the last task taken off the queue finishes
 
