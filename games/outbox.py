@@ -14,10 +14,12 @@ the ESP is called, so sending never holds a lock a move or a deadline needs:
 What cannot be known is counted, never hidden: an ESP answer lost on the way
 back (a timeout, a dropped connection), or a worker that died between the ESP
 call and step 3 (the row stays ``sending``; the sweep takes it up after
-SENDING_GRACE). Such an email is sent again with the same words and the same
-Message-ID, so a mail app folds the copy, and ``in_doubt`` counts it (the admin
-shows it). A retry after a known failure renders the game as it is now: the
-player gets today's table, and the news they have not been told.
+SENDING_GRACE). If the ESP's tracking webhook has since reported the email
+(games.tracking matches it by the key sent along as metadata), it is marked
+sent. Otherwise it is sent again with the same words and the same Message-ID,
+so a mail app folds the copy, and ``in_doubt`` counts it (the admin shows it).
+A retry after a known failure renders the game as it is now: the player gets
+today's table, and the news they have not been told.
 """
 
 import logging
@@ -44,6 +46,8 @@ SENDING_GRACE = timedelta(minutes=2)
 # The ESP answered, but about a request that can never succeed as it is.
 PERMANENT_STATUS = range(400, 500)
 RETRYABLE_STATUS = {408, 429}
+# Tracking events by which the ESP says it had the message (anymail's names).
+TAKEN = ("queued", "sent", "delivered", "deferred", "bounced", "opened", "clicked")
 
 
 def backoff(attempts: int) -> timedelta:
@@ -127,6 +131,10 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
             email.save()
             return "undeliverable"
+        if email.uncertain and _provider_has_it(email):
+            email.status, email.uncertain, email.sent_at = OutboxEmail.Status.SENT, False, now
+            email.save()
+            return "sent"  # the provider's tracking says it took it: nothing to resend
         if email.uncertain:
             email.in_doubt += 1
             email.uncertain = False
@@ -138,6 +146,11 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         email.attempts += 1
         email.save()
     return email
+
+
+def _provider_has_it(email: OutboxEmail) -> bool:
+    """Did the ESP's tracking webhook (games.tracking) report this email taken?"""
+    return email.events.filter(event_type__in=TAKEN).exists()
 
 
 def _record(email: OutboxEmail, **fields) -> bool:

@@ -194,3 +194,21 @@ def test_an_event_about_an_old_address_says_nothing_of_the_new_one():
     postmark(postmark_bounce(email))
     assert Seat.objects.get(pk=email.seat_id).undeliverable_at is None
     assert DeliveryEvent.objects.get().email_id == email.pk  # still stored, for the record
+
+
+def test_an_email_whose_answer_was_lost_is_not_sent_again_once_the_esp_reports_it(monkeypatch):
+    _, email = started()
+    OutboxEmail.objects.filter(pk=email.pk).update(status="pending", uncertain=True)
+    delivered = {
+        "RecordType": "Delivery",
+        "MessageID": "0a1b2c3d-lost-answer",
+        "Recipient": email.to,
+        "DeliveredAt": "2026-11-23T10:00:00Z",
+        "Details": "delivered",
+        "Metadata": {"key": email.key},
+    }
+    assert postmark(delivered).status_code == 200
+    mail.outbox.clear()
+    assert outbox.deliver(email.pk) == "sent"
+    email.refresh_from_db()
+    assert email.status == "sent" and email.in_doubt == 0 and not mail.outbox
