@@ -554,31 +554,12 @@ class OutboxEmailAdmin(RecordAdmin):
     """Delivery only: an email's body is its reader's own view of the game, so the
     organizer (who may play too) sees who it went to and how, never what it says."""
 
-    list_display = (
-        "game",
-        "recipient",
-        "what",
-        "status",
-        "attempts",
-        "possible_duplicates",
-        "created",
-        "sent",
-    )
+    DELIVERY = ("game", "recipient", "what", "status", "attempts", "possible_duplicates")
+    list_display = (*DELIVERY, "created", "sent")
     list_filter = ("status",)
     list_select_related = ("game", "seat")
     search_fields = ("to", "game__name")
-    fields = (
-        "game",
-        "recipient",
-        "what",
-        "status",
-        "attempts",
-        "possible_duplicates",
-        "last_error",
-        "next_attempt",
-        "created",
-        "sent",
-    )
+    fields = (*DELIVERY, "last_error", "next_attempt", "created", "sent")
     readonly_fields = fields
 
     @admin.display(description="To")

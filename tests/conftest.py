@@ -6,5 +6,17 @@ SECRET_KEY when DEBUG is off. Page fixtures live in tests/fixtures_pages.py.
 
 import os
 
+import pytest
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
+
+
+@pytest.fixture
+def organizer(client):
+    """The test client, logged in to the admin as an organizer (a superuser)."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_superuser("org", "org@example.org", "pw")
+    client.login(username="org", password="pw")
+    return client

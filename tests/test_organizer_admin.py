@@ -12,7 +12,6 @@ from unittest import mock
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -49,13 +48,6 @@ def new_game(edition=1, seed="c0" * 32, **timing) -> Game:
         organizer_email="org@example.org",
         timing={"deadline_mode": "duration", "deadline_timezone": "Europe/Paris", **timing},
     )
-
-
-@pytest.fixture
-def organizer(client):
-    User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
-    return client
 
 
 def change_url(game) -> str:

@@ -31,13 +31,6 @@ def game():
     )
 
 
-@pytest.fixture
-def organizer(client):
-    User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
-    return client
-
-
 def control_url(game) -> str:
     return reverse("admin:games_game_control", args=[game.pk])
 
