@@ -20,7 +20,7 @@ import logging
 
 from django.db import transaction
 
-from games import emails
+from games import bulk, emails
 from games.engine import actions
 from games.engine.inspection import undecided, waiting_to_speak
 from games.models import Game, OutboxEmail, Seat
@@ -193,12 +193,19 @@ def _record_all(wanted: list) -> list:
     if not owed_now:
         return []
     existing = set(OutboxEmail.objects.filter(key__in=owed_now).values_list("key", flat=True))
-    created = OutboxEmail.objects.bulk_create(
+    created = [
         OutboxEmail(game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject)
         for key, (game, seat, kind) in owed_now.items()
         if key not in existing
-    )
+    ]
+    bulk.insert(created)
     if created:
+        ids = dict(
+            OutboxEmail.objects.filter(key__in=[e.key for e in created]).values_list("key", "pk")
+        )
+        for email in created:
+            email.pk = ids[email.key]
+            email._state.adding = False
         ids = [email.pk for email in created]
         transaction.on_commit(lambda: _send_after_commit(ids))
     return created

@@ -16,7 +16,7 @@ from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import deadlines, engine, notifications
+from games import bulk, deadlines, engine, notifications
 from games.engine import EngineError
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
@@ -319,70 +319,109 @@ TRANSITION_FIELDS = [
 ADVANCED_FIELDS = [*TRANSITION_FIELDS, "idle_phases", "paused_at"]
 
 
+@dataclass
+class Transition:
+    """What a deadline does to one game, worked out from its row as read: the row's
+    (version, updated_at) stamp, and the game with its new fields assigned."""
+
+    stamp: tuple
+    game: Game
+    state: object
+    events: list
+    rows: list  # the events as GameEvent rows
+    late: set  # the indexes of the seats that missed their move
+    pausing: bool
+
+
+def _stamp(game: Game) -> tuple:
+    # Every write to a game moves its version (a move, a control) or its
+    # updated_at (an admin edit of its settings).
+    return (game.version, game.updated_at)
+
+
+def _transition(game: Game, now, force: bool) -> Transition:
+    stamp = _stamp(game)
+    state = game.engine_state()
+    late = set(engine.awaiting(state))
+    # The organizer's "advance now" is logged as theirs, not as time running out.
+    timeout = {"type": "timeout", "by": "organizer"} if force else {"type": "timeout"}
+    state, events = _apply(game, state, timeout)
+    # Nobody played for too long: pause (the organizer's "advance now" does not count).
+    pausing = not force and _idle(game) and not state.is_over()
+    if pausing:
+        state, noted = engine.apply(state, _pause_note(game))
+        events += noted
+        game.paused_at = now
+    _assign(game, _moved_on(game, state, now))
+    rows = [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
+    return Transition(stamp, game, state, events, rows, late, pausing)
+
+
+def plan_advances(targets: list, *, at) -> dict:
+    """Work out, without a lock, what the deadline at ``at`` will do to these
+    games if nothing else happens to them first: game id -> Transition. A
+    worker does this just before the deadline, so that at the deadline only
+    the writes are left (see advance_many's ``plans``)."""
+    expected = dict(targets)
+    games = Game.objects.filter(pk__in=expected, status=Game.Status.ACTIVE, paused_at=None)
+    return {
+        game.pk: _transition(game, at, force=False)
+        for game in games
+        if expected[game.pk] in (None, game.version)
+    }
+
+
 @retried_on_deadlock
-def advance_many(targets: list, *, now=None, force: bool = False) -> int:
+def advance_many(targets: list, *, now=None, force: bool = False, plans=None) -> int:
     """``advance`` for (game id, expected version) pairs in one transaction and
-    one commit, with set-wide reads and inserts: a thousand deadlines falling in
-    the same second must not be a thousand transactions. Rows are locked in id
-    order (no deadlock between two chunks). Returns how many games moved on."""
+    one commit, with set-wide reads and writes (games.bulk): a thousand deadlines
+    falling in the same second must not be a thousand transactions. Rows are
+    locked in id order (no deadlock between two chunks). ``plans`` (from
+    plan_advances) are used for the games whose row has not changed since;
+    the others are worked out here. Returns how many games moved on."""
     now = now or timezone.now()
     expected = dict(targets)
+    plans = plans or {}
     with transaction.atomic():
         locked = (
             Game.objects.select_for_update()
             .filter(pk__in=expected, status=Game.Status.ACTIVE)
             .order_by("pk")
         )
+        rows = locked.values_list("pk", "version", "updated_at", "paused_at", "phase_deadline")
         due = [
-            game
-            for game in locked
-            if expected[game.pk] in (None, game.version)
-            and (
-                force
-                or (
-                    game.paused_at is None
-                    and game.phase_deadline is not None
-                    and game.phase_deadline <= now
-                )
-            )
+            (pk, (version, updated_at))
+            for pk, version, updated_at, paused_at, deadline in rows
+            if expected[pk] in (None, version)
+            and (force or (paused_at is None and deadline is not None and deadline <= now))
         ]
         if not due:
             return 0
-        seats: dict[int, list] = {}
-        for seat in Seat.objects.filter(game__in=due):
-            seats.setdefault(seat.game_id, []).append(seat)
-        # The organizer's "advance now" is logged as theirs, not as time running out.
-        timeout = {"type": "timeout", "by": "organizer"} if force else {"type": "timeout"}
-        rows, moves, missed, stopped = [], [], [], []
-        for game in due:
-            state = game.engine_state()
-            late = engine.awaiting(state)
-            state, events = _apply(game, state, timeout)
-            # Nobody played for too long: pause (the organizer's "advance now" does not count).
-            pausing = not force and _idle(game) and not state.is_over()
-            if pausing:
-                state, noted = engine.apply(state, _pause_note(game))
-                events += noted
-                game.paused_at = now
-            rows += [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
-            _assign(game, _moved_on(game, state, now))
-            if pausing:  # one email says so, instead of the new phase's
-                stopped.append((game, seats[game.pk]))
-            else:
-                moves.append((game, seats[game.pk], state, events))
-            missed += [seat.pk for seat in seats[game.pk] if seat.index in late]
-        GameEvent.objects.bulk_create(rows)
-        # One UPDATE per game: bulk_update's CASE per field and row costs ten times
-        # more to build than these short statements cost to run.
-        for game in due:
-            Game.objects.filter(pk=game.pk).update(
-                **{name: getattr(game, name) for name in ADVANCED_FIELDS}
-            )
-        notifications.record_many(moves)
-        notifications.record_paused_itself(stopped)
-        if not force:  # the organizer's "advance now" is not the players' miss
-            _count_missed({game.pk: game for game in due}, missed)
-    return len(due)
+        ready = {pk: plans[pk] for pk, stamp in due if pk in plans and plans[pk].stamp == stamp}
+        fresh = Game.objects.filter(pk__in=[pk for pk, _ in due if pk not in ready])
+        ready.update((game.pk, _transition(game, now, force)) for game in fresh)
+        transitions = [ready[pk] for pk, _ in due]
+        _write_transitions(transitions, count_missed=not force)
+    return len(transitions)
+
+
+def _write_transitions(transitions: list, count_missed: bool) -> None:
+    games = [t.game for t in transitions]
+    seats: dict[int, list] = {}
+    for seat in Seat.objects.filter(game__in=games):
+        seats.setdefault(seat.game_id, []).append(seat)
+    bulk.insert([row for t in transitions for row in t.rows])
+    bulk.update(games, ADVANCED_FIELDS)
+    # The game that paused itself: one email says so, instead of the new phase's.
+    notifications.record_many(
+        [(t.game, seats[t.game.pk], t.state, t.events) for t in transitions if not t.pausing]
+    )
+    notifications.record_paused_itself(
+        [(t.game, seats[t.game.pk]) for t in transitions if t.pausing]
+    )
+    if count_missed:  # the organizer's "advance now" is not the players' miss
+        missed = [seat for t in transitions for seat in seats[t.game.pk] if seat.index in t.late]
+        _count_missed({game.pk: game for game in games}, missed)
 
 
 def _idle(game: Game) -> bool:
@@ -402,13 +441,14 @@ def _pause_note(game: Game) -> dict:
     return {"type": "note", "text": text, "by": "game"}
 
 
-def _count_missed(games: dict, seat_ids: list) -> None:
-    """One more missed deadline in a row for each of these seats; the organizer
-    is alerted once a seat reaches its game's threshold."""
-    if not seat_ids:
-        return
-    Seat.objects.filter(pk__in=seat_ids).update(missed_in_a_row=F("missed_in_a_row") + 1)
-    for seat in Seat.objects.filter(pk__in=seat_ids):
+def _count_missed(games: dict, seats: list) -> None:
+    """One more missed deadline in a row for each of these seats (as loaded under
+    their game's lock); the organizer is alerted once a seat reaches its game's
+    threshold."""
+    for seat in seats:
+        seat.missed_in_a_row += 1
+    bulk.update(seats, ["missed_in_a_row"])
+    for seat in seats:
         game = games[seat.game_id]
         if game.organizer_email and seat.missed_in_a_row == game.miss_alert_after:
             notifications.record_miss_alert(game, seat)

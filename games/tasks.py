@@ -4,15 +4,21 @@ is a compare-and-set, and the beat sweep finds whatever is overdue again.
 
 No task is scheduled far ahead (with a Redis broker, long ETAs are redelivered
 after the visibility timeout and lost when Redis restarts): the sweep runs
-every second and hands each overdue game to a worker.
+every half second and hands each phase whose deadline is at most a few seconds
+away to a worker, which works out the transitions ahead and writes them at the
+deadline (see advance_games).
 """
 
 import logging
-from datetime import timedelta
+import math
+import time
+from datetime import datetime, timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games import outbox, services
@@ -21,9 +27,19 @@ from games.models import Game
 log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 1000
-# Overdue games advanced per task: one commit for the chunk (a savepoint per game),
-# so that a thousand deadlines falling in the same second are not a thousand fsyncs.
+# Overdue games advanced per task: one commit for the chunk, so that a thousand
+# deadlines falling in the same second are not a thousand fsyncs.
 ADVANCE_CHUNK = 50
+# Deadlines that fall together are shared among the deadline worker's processes,
+# at most this many games per task (the rows stay locked while it writes them).
+MAX_CHUNK = 500
+# A phase is handed out this long before its deadline, with an ETA PREPARE before
+# it: the worker works out the transitions meanwhile, and at the deadline only the
+# writes are left. Deadlines closer together than GATHER share a task (due at the
+# last of them).
+LOOKAHEAD = timedelta(seconds=4)
+PREPARE = timedelta(seconds=2)
+GATHER = timedelta(seconds=0.1)
 # An overdue game handed to a worker is not handed again before this: no pile of
 # duplicates behind a busy worker, yet a task lost with Redis is given again.
 REQUEUE_AFTER = timedelta(seconds=30)
@@ -53,10 +69,27 @@ def sweep_outbox() -> int:
 
 
 @shared_task(ignore_result=True)
-def advance_games(targets: list) -> int:
-    """Advance a chunk of overdue games, each still at its given version."""
+def advance_games(targets: list, at: str | None = None) -> int:
+    """Advance a chunk of games, each still at its given version, once overdue.
+    With ``at`` (their deadline, ISO 8601) and the task early, the transitions
+    are worked out first, then the task waits for the deadline and writes them
+    (redoing any game that changed meanwhile)."""
+    targets = [tuple(t) for t in targets]
+    plans = None
+    if at is not None:
+        due = datetime.fromisoformat(at)
+        if due > timezone.now():
+            plans = services.plan_advances(targets, at=due)
+            wait = (due - timezone.now()).total_seconds()
+            time.sleep(min(max(wait, 0.0), (LOOKAHEAD + PREPARE).total_seconds()))
     try:
-        return services.advance_many([tuple(t) for t in targets])
+        advanced = services.advance_many(targets, plans=plans)
+        if at is not None:
+            late = (timezone.now() - datetime.fromisoformat(at)).total_seconds()
+            log.info(
+                "advanced %d of %d games %.3f s after their deadline", advanced, len(targets), late
+            )
+        return advanced
     except Exception:  # one broken game must not hold up the others: one by one
         log.exception("chunk advance failed; advancing %d games one by one", len(targets))
         advanced = 0
@@ -84,26 +117,60 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     # Claim, read and enqueue together: if the broker refuses, the claims are undone.
     with transaction.atomic():
-        overdue = claim("phase_deadline", "advance_queued_at", now)
-        for start in range(0, len(overdue), ADVANCE_CHUNK):
-            advance_games.delay(overdue[start : start + ADVANCE_CHUNK])
-        for pk, _version in claim("reminder_at", "remind_queued_at", now):
+        deadlines = claim("phase_deadline", "advance_queued_at", now, ahead=LOOKAHEAD)
+        for at, chunk in advance_chunks(deadlines, now):
+            if at is None:
+                advance_games.delay(chunk)
+            else:
+                advance_games.apply_async((chunk, at.isoformat()), eta=at - PREPARE)
+        for pk, _due in claim("reminder_at", "remind_queued_at", now):
             remind_game.delay(pk)
-        for pk, _version in claim("bargaining_until", "bargaining_queued_at", now):
+        for pk, _due in claim("bargaining_until", "bargaining_queued_at", now):
             end_bargaining.delay(pk)
-    return len(overdue)
+    return len(deadlines)
 
 
-def claim(due_field: str, queued_field: str, now) -> list:
-    """(id, version) of the active games whose ``due_field`` has passed and that
-    were not handed to a worker since, earliest first, marked as handed out
-    ``now``. Call inside a transaction.
+def advance_chunks(rows: list, now) -> list:
+    """Split claimed (id, deadline) rows, earliest first, into tasks:
+    (None, chunk) for the overdue ones; (at, chunk) for deadlines still ahead,
+    gathered while they fall within GATHER of each other and shared among the
+    deadline worker's processes, due at the last deadline of the chunk.
+
+    A chunk holds (id, None): no expected version, since a move that does not end
+    the phase (a merchant's choice in the last seconds) must not cancel its
+    deadline. A game whose phase did end meanwhile has a later deadline, which
+    advance_many finds not yet passed, so a late or repeated task changes nothing."""
+    overdue = [(pk, None) for pk, due in rows if due <= now]
+    tasks = [
+        (None, overdue[start : start + ADVANCE_CHUNK])
+        for start in range(0, len(overdue), ADVANCE_CHUNK)
+    ]
+    groups: list[list] = []
+    for row in (row for row in rows if row[1] > now):
+        if groups and row[1] - groups[-1][0][1] <= GATHER:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    processes = settings.DEADLINE_WORKER_PROCESSES
+    for group in groups:
+        size = min(MAX_CHUNK, max(1, math.ceil(len(group) / processes)))
+        for start in range(0, len(group), size):
+            chunk = group[start : start + size]
+            tasks.append((chunk[-1][1], [(pk, None) for pk, _due in chunk]))
+    return tasks
+
+
+def claim(due_field: str, queued_field: str, now, ahead: timedelta = timedelta(0)) -> list:
+    """(id, due time) of the active games whose ``due_field`` falls by
+    ``now + ahead`` and that were not handed to a worker since, earliest first,
+    marked as handed out at their due time (or ``now``, if that is later). Call
+    inside a transaction.
 
     One hand-out per due time, not one per sweep, so no pile of duplicates forms
-    behind a busy worker; again after REQUEUE_AFTER, as that task was lost. A mark
-    older than the due time was for an earlier one. Rows a worker holds (moving
-    the game on) are skipped until the next sweep: marking such a game as handed
-    out after its move gave it a new due time would hold that back."""
+    behind a busy worker; again REQUEUE_AFTER past the mark, as that task was lost.
+    A mark older than the due time was for an earlier one. Rows a worker holds
+    (moving the game on) are skipped until the next sweep: marking such a game as
+    handed out after its move gave it a new due time would hold that back."""
     not_queued = (
         Q(**{f"{queued_field}__isnull": True})
         | Q(**{f"{queued_field}__lt": F(due_field)})
@@ -111,10 +178,12 @@ def claim(due_field: str, queued_field: str, now) -> list:
     )
     due = (
         Game.objects.filter(not_queued, status=Game.Status.ACTIVE, paused_at=None)
-        .filter(**{f"{due_field}__lte": now})
+        .filter(**{f"{due_field}__lte": now + ahead})
         .select_for_update(skip_locked=True)
         .order_by(due_field)
     )
-    rows = list(due.values_list("pk", "version")[:SWEEP_BATCH])
-    Game.objects.filter(pk__in=[pk for pk, _ in rows]).update(**{queued_field: now})
+    rows = list(due.values_list("pk", due_field)[:SWEEP_BATCH])
+    Game.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        **{queued_field: Greatest(F(due_field), Value(now))}
+    )
     return rows

@@ -136,6 +136,9 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A worker started without -Q (and the tests' worker) consumes both.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINES_QUEUE = "deadlines"
+# The deadline worker's processes (its --concurrency): deadlines that fall together
+# are split into this many tasks, so that every process takes a share at once.
+DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2)
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}

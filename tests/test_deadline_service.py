@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from django.core import mail
 
-from games import links, services, tasks
+from games import bulk, engine, links, services, tasks
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 
@@ -211,10 +211,16 @@ class Sweeps:
 
     def __init__(self):
         self.advance, self.remind, self.bargaining = [], [], []
+        self.ahead = []  # (chunk, at, eta): deadlines handed out before they fall
+
+    def hand_out_ahead(self, args, eta):
+        chunk, at = args
+        self.ahead.append((chunk, datetime.fromisoformat(at), eta))
 
     def at(self, *instants) -> None:
         with (
             mock.patch.object(tasks.advance_games, "delay", side_effect=self.advance.append),
+            mock.patch.object(tasks.advance_games, "apply_async", side_effect=self.hand_out_ahead),
             mock.patch.object(tasks.remind_game, "delay", side_effect=self.remind.append),
             mock.patch.object(tasks.end_bargaining, "delay", side_effect=self.bargaining.append),
         ):
@@ -231,9 +237,9 @@ def test_the_sweep_hands_an_overdue_game_out_once_and_again_only_if_it_was_lost(
     game = new_game()
     sweeps = Sweeps()
     sweeps.at(*seconds_after(T0, 3600, 3601, 3602))  # overdue since T0 + 1 h; the worker is slow
-    assert sweeps.advance == [[(game.pk, game.version)]]
+    assert sweeps.advance == [[(game.pk, None)]]
     sweeps.at(T0 + timedelta(seconds=3640))  # the task was lost (Redis restarted): again
-    assert sweeps.advance == [[(game.pk, game.version)]] * 2
+    assert sweeps.advance == [[(game.pk, None)]] * 2
 
 
 def test_the_sweep_hands_a_due_reminder_out_once_and_again_only_if_it_was_lost():
@@ -289,3 +295,100 @@ def test_the_next_email_tells_what_timed_out():
     deliver_pending()
     latest = [m for m in mail.outbox if m.to == ["ben@example.org"]][-1]
     assert "Time ran out for you, Cid" in latest.body
+
+
+# --- deadlines handed out ahead, worked out early, written at the deadline ---------------
+
+
+def test_a_deadline_is_handed_out_ahead_once_due_at_the_deadline():
+    game = new_game()
+    deadline = game.phase_deadline
+    sweeps = Sweeps()
+    sweeps.at(deadline - tasks.LOOKAHEAD - timedelta(seconds=1))
+    assert sweeps.ahead == []  # not yet within reach
+    sweeps.at(*[deadline - timedelta(seconds=s) for s in (3.5, 3, 2, 1, 0)])
+    assert sweeps.ahead == [([(game.pk, None)], deadline, deadline - tasks.PREPARE)]
+    assert sweeps.advance == []
+    assert fresh(game).advance_queued_at == deadline
+    sweeps.at(deadline + timedelta(seconds=31))  # that task was lost: handed out again
+    assert sweeps.advance == [[(game.pk, None)]]
+
+
+def test_deadlines_falling_together_are_shared_among_the_worker_processes(settings):
+    settings.DEADLINE_WORKER_PROCESSES = 2
+    t = T0 + timedelta(hours=1)
+    rows = [(pk, t) for pk in range(1, 1001)] + [(2000, t + timedelta(seconds=1))]
+    chunks = tasks.advance_chunks(rows, now=T0)
+    assert [(at, len(chunk)) for at, chunk in chunks] == [
+        (t, 500),
+        (t, 500),
+        (t + timedelta(seconds=1), 1),
+    ]
+    late = tasks.advance_chunks([(7, T0 - timedelta(seconds=1))], now=T0)
+    assert late == [(None, [(7, None)])]
+
+
+def test_a_transition_worked_out_ahead_is_written_as_it_was_planned():
+    game = new_game()
+    deadline = game.phase_deadline
+    late = set(engine.awaiting(game.engine_state()))
+    plans = services.plan_advances([(game.pk, None)], at=deadline)
+    with mock.patch.object(services, "_transition", side_effect=AssertionError("recomputed")):
+        assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
+    moved = fresh(game)
+    assert moved.engine_state().phase.kind == "load"
+    assert moved.phase_deadline == deadline + timedelta(minutes=120)
+    assert moved.engine_state().to_dict() == plans[game.pk].state.to_dict()
+    missed = {s.index: s.missed_in_a_row for s in moved.seats.all()}
+    assert missed == {index: int(index in late) for index in range(3)}
+
+
+def test_a_move_after_the_plan_is_kept_and_the_deadline_still_falls():
+    game = new_game()
+    deadline = game.phase_deadline
+    plans = services.plan_advances([(game.pk, None)], at=deadline)
+    first, *others = engine.awaiting(game.engine_state())
+    # One merchant chooses in the last seconds: the phase goes on (the others have not).
+    outcome = services.submit(
+        game.seats.get(index=first),
+        {"type": "set_aside", "cards": []},
+        version=game.phase_since,
+        key="last-second",
+    )
+    assert outcome.accepted
+    assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
+    moved = fresh(game)
+    assert moved.engine_state().phase.kind == "load"
+    missed = {s.index: s.missed_in_a_row for s in moved.seats.all()}
+    assert missed[first] == 0 and all(missed[i] == 1 for i in others)  # their move counted
+    assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
+
+
+def test_a_plan_changes_nothing_when_the_deadline_was_moved_meanwhile():
+    game = new_game()
+    deadline = game.phase_deadline
+    plans = services.plan_advances([(game.pk, None)], at=deadline)
+    services.extend(game.pk, expected_version=game.version, by=timedelta(hours=1), now=deadline)
+    assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 0
+    assert fresh(game).engine_state().phase.kind == "market"
+
+
+def test_many_deadlines_at_once_take_the_set_wide_writes():
+    """From bulk.FAST_FROM rows on, PostgreSQL takes COPY: the same rows result."""
+    games = [new_game() for _ in range(bulk.FAST_FROM + 5)]
+    deadline = games[0].phase_deadline
+    targets = [(game.pk, None) for game in games]
+    before = set(OutboxEmail.objects.values_list("pk", flat=True))
+    plans = services.plan_advances(targets, at=deadline)
+    assert services.advance_many(targets, now=deadline, plans=plans) == len(games)
+    for game in games:
+        moved = fresh(game)
+        assert moved.engine_state().phase.kind == "load"
+        assert moved.version == plans[game.pk].state.seq
+        seqs = list(GameEvent.objects.filter(game=game).values_list("seq", flat=True))
+        assert seqs == list(range(moved.version))
+        assert {s.missed_in_a_row for s in moved.seats.all()} <= {0, 1}
+    owed = OutboxEmail.objects.exclude(pk__in=before)
+    assert set(owed.values_list("game_id", flat=True)) == {game.pk for game in games}
+    deliver_pending()
+    assert not OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING).exists()
