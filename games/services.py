@@ -329,6 +329,7 @@ class Transition:
     state: object
     events: list
     rows: list  # the events as GameEvent rows
+    seats: list
     late: set  # the indexes of the seats that missed their move
     pausing: bool
 
@@ -339,7 +340,17 @@ def _stamp(game: Game) -> tuple:
     return (game.version, game.updated_at)
 
 
-def _transition(game: Game, now, force: bool) -> Transition:
+def _transitions(games, now, force: bool) -> list:
+    """Each game's Transition; its seats in one query for them all. (A seat only
+    changes with a move or a control, which moves the game's version.)"""
+    games = list(games)
+    seats: dict[int, list] = {game.pk: [] for game in games}
+    for seat in Seat.objects.filter(game__in=games):
+        seats[seat.game_id].append(seat)
+    return [_transition(game, seats[game.pk], now, force) for game in games]
+
+
+def _transition(game: Game, seats: list, now, force: bool) -> Transition:
     stamp = _stamp(game)
     state = game.engine_state()
     late = set(engine.awaiting(state))
@@ -354,7 +365,7 @@ def _transition(game: Game, now, force: bool) -> Transition:
         game.paused_at = now
     _assign(game, _moved_on(game, state, now))
     rows = [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
-    return Transition(stamp, game, state, events, rows, late, pausing)
+    return Transition(stamp, game, state, events, rows, seats, late, pausing)
 
 
 def plan_advances(targets: list, *, at) -> dict:
@@ -364,11 +375,8 @@ def plan_advances(targets: list, *, at) -> dict:
     the writes are left (see advance_many's ``plans``)."""
     expected = dict(targets)
     games = Game.objects.filter(pk__in=expected, status=Game.Status.ACTIVE, paused_at=None)
-    return {
-        game.pk: _transition(game, at, force=False)
-        for game in games
-        if expected[game.pk] in (None, game.version)
-    }
+    games = [game for game in games if expected[game.pk] in (None, game.version)]
+    return {t.game.pk: t for t in _transitions(games, at, force=False)}
 
 
 @retried_on_deadlock
@@ -399,7 +407,7 @@ def advance_many(targets: list, *, now=None, force: bool = False, plans=None) ->
             return 0
         ready = {pk: plans[pk] for pk, stamp in due if pk in plans and plans[pk].stamp == stamp}
         fresh = Game.objects.filter(pk__in=[pk for pk, _ in due if pk not in ready])
-        ready.update((game.pk, _transition(game, now, force)) for game in fresh)
+        ready.update((t.game.pk, t) for t in _transitions(fresh, now, force))
         transitions = [ready[pk] for pk, _ in due]
         _write_transitions(transitions, count_missed=not force)
     return len(transitions)
@@ -407,20 +415,15 @@ def advance_many(targets: list, *, now=None, force: bool = False, plans=None) ->
 
 def _write_transitions(transitions: list, count_missed: bool) -> None:
     games = [t.game for t in transitions]
-    seats: dict[int, list] = {}
-    for seat in Seat.objects.filter(game__in=games):
-        seats.setdefault(seat.game_id, []).append(seat)
     bulk.insert([row for t in transitions for row in t.rows])
     bulk.update(games, ADVANCED_FIELDS)
     # The game that paused itself: one email says so, instead of the new phase's.
     notifications.record_many(
-        [(t.game, seats[t.game.pk], t.state, t.events) for t in transitions if not t.pausing]
+        [(t.game, t.seats, t.state, t.events) for t in transitions if not t.pausing]
     )
-    notifications.record_paused_itself(
-        [(t.game, seats[t.game.pk]) for t in transitions if t.pausing]
-    )
+    notifications.record_paused_itself([(t.game, t.seats) for t in transitions if t.pausing])
     if count_missed:  # the organizer's "advance now" is not the players' miss
-        missed = [seat for t in transitions for seat in seats[t.game.pk] if seat.index in t.late]
+        missed = [seat for t in transitions for seat in t.seats if seat.index in t.late]
         _count_missed({game.pk: game for game in games}, missed)
 
 

@@ -85,7 +85,11 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
         parser.add_argument("--timeout", type=float, default=300, help="seconds per wait")
         parser.add_argument(
-            "--lead", type=float, default=2.0, help="seconds from setting the deadline to T"
+            "--lead",
+            type=float,
+            default=6.0,
+            help="seconds from setting the deadlines to T; more than the sweep's look-ahead "
+            "(4 s), as a real deadline is known long before it falls",
         )
         parser.add_argument(
             "--rate", type=float, default=20.0, help="part B: last moves per second"
