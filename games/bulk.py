@@ -6,12 +6,18 @@ from a temporary table COPY filled: the ORM's multi-row INSERT and an UPDATE per
 row cost several times more, mostly in building and binding statements
 (``manage.py bench_deadlines`` measures the whole path). Otherwise the ORM's
 bulk_create and one UPDATE per row do the same. Call inside a transaction.
+
+``ready()`` turns objects into COPY rows ahead of time (a deadline's worker does
+it before the deadline), so that writing them is little more than sending them.
 """
 
 import json
 import uuid
 
 from django.db import connection, models
+from django.utils import timezone
+
+from games.fields import JSONTextField
 
 # Below this many rows the plain statements are cheaper than COPY's set-up (a
 # temporary table, for an update): a single move or deadline takes that path.
@@ -22,27 +28,65 @@ def _fast(objs: list) -> bool:
     return connection.vendor == "postgresql" and len(objs) >= FAST_FROM
 
 
-def _value(field, obj, add: bool):
-    """A field's value as COPY takes it (auto_now and friends applied): psycopg
-    adapts plain values itself; JSON goes as its text. Cheaper than the ORM's
-    get_db_prep_save, which matters at tens of thousands of values."""
-    value = field.pre_save(obj, add)
+def _inserted(meta) -> list:
+    return [f for f in meta.concrete_fields if not f.primary_key]
+
+
+def _stamped(field) -> bool:
+    """Filled with the time of writing (auto_now, auto_now_add), not of ready()."""
+    return getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+
+
+def _value(field, obj):
+    """A field's in-memory value as COPY takes it: psycopg adapts plain values
+    itself; JSON goes as its text. Cheaper than the ORM's get_db_prep_save,
+    which matters at tens of thousands of values."""
+    value = getattr(obj, field.attname)
     if isinstance(field, models.JSONField) and value is not None:
         return json.dumps(value, cls=field.encoder)
+    if isinstance(field, JSONTextField):
+        return field.get_prep_value(value)
     return value
+
+
+def _row(obj, fields: list, names: tuple | None) -> list:
+    """The object's COPY row (None where the time of writing goes), kept on it
+    by ready() for the same set of fields."""
+    kept = getattr(obj, "_bulk_row", None)
+    if kept is not None and kept[0] == names:
+        return kept[1]
+    return [None if _stamped(f) and names is None else _value(f, obj) for f in fields]
+
+
+def ready(objs: list, names: list | None = None) -> None:
+    """Work out the COPY rows of insert(objs) (``names`` None) or of
+    update(objs, names) now, to be written later."""
+    if not objs:
+        return
+    meta = objs[0]._meta
+    key = None if names is None else tuple(names)
+    fields = _inserted(meta) if names is None else _updated(meta, names)
+    for obj in objs:
+        obj._bulk_row = (key, _row(obj, fields, key))
+
+
+def _updated(meta, names: list) -> list:
+    return [meta.pk] + [meta.get_field(name) for name in names]
 
 
 def insert(objs: list) -> None:
     """INSERT model instances of one model, whose primary keys are left unset
     (the objects do not learn them: callers that need them read them back by a
-    unique key)."""
+    unique key). auto_now and auto_now_add fields get the time of writing."""
     if not objs:
         return
     if not _fast(objs):
         type(objs[0]).objects.bulk_create(objs)
         return
     meta = objs[0]._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    fields = _inserted(meta)
+    now = timezone.now()
+    stamped = [i for i, f in enumerate(fields) if _stamped(f)]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(meta.db_table)
     with (
@@ -50,11 +94,54 @@ def insert(objs: list) -> None:
         cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
     ):
         for obj in objs:
-            copy.write_row([_value(f, obj, add=True) for f in fields])
+            row = _row(obj, fields, None)
+            for i in stamped:
+                row[i] = now
+            copy.write_row(row)
+
+
+def insert_new(objs: list, unique: str) -> list:
+    """INSERT the instances whose ``unique`` field value is not in the table yet;
+    return those, with their primary keys. On PostgreSQL one statement (the
+    columns sent as arrays, ON CONFLICT DO NOTHING ... RETURNING); otherwise a
+    lookup and bulk_create."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    if connection.vendor != "postgresql":
+        taken = set(
+            model.objects.filter(
+                **{f"{unique}__in": [getattr(o, unique) for o in objs]}
+            ).values_list(unique, flat=True)
+        )
+        return model.objects.bulk_create([o for o in objs if getattr(o, unique) not in taken])
+    meta = model._meta
+    fields = _inserted(meta)
+    now = timezone.now()
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
+    rows = [_row(obj, fields, None) for obj in objs]
+    values = [[now if _stamped(f) else row[i] for row in rows] for i, f in enumerate(fields)]
+    unique_column = quote(meta.get_field(unique).column)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) SELECT * FROM unnest({arrays}) "
+            f"ON CONFLICT ({unique_column}) DO NOTHING "
+            f"RETURNING {unique_column}, {quote(meta.pk.column)}",
+            values,
+        )
+        created = dict(cursor.fetchall())
+    new = [obj for obj in objs if getattr(obj, unique) in created]
+    for obj in new:
+        obj.pk = created[getattr(obj, unique)]
+        obj._state.adding = False
+    return new
 
 
 def update(objs: list, names: list) -> None:
-    """UPDATE the fields ``names`` of each (saved) instance to its in-memory values."""
+    """UPDATE the fields ``names`` of each (saved) instance to its in-memory values
+    (auto_now fields included: name them, with the value they should have)."""
     if not objs:
         return
     model = type(objs[0])
@@ -63,7 +150,8 @@ def update(objs: list, names: list) -> None:
             model.objects.filter(pk=obj.pk).update(**{n: getattr(obj, n) for n in names})
         return
     meta = model._meta
-    fields = [meta.pk] + [meta.get_field(name) for name in names]
+    fields = _updated(meta, names)
+    key = tuple(names)
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     table, temp = quote(meta.db_table), quote(f"bulk_{uuid.uuid4().hex}")
@@ -77,7 +165,7 @@ def update(objs: list, names: list) -> None:
         )
         with cursor.cursor.copy(f"COPY {temp} ({columns}) FROM STDIN") as copy:
             for obj in objs:
-                copy.write_row([_value(f, obj, add=False) for f in fields])
+                copy.write_row(_row(obj, fields, key))
         cursor.execute(
             f"UPDATE {table} SET {assignments} FROM {temp} t WHERE {table}.{pk} = t.{pk}"
         )

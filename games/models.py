@@ -9,6 +9,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 
 from games.engine import GameConfig, State
+from games.fields import JSONTextField
 
 
 class Game(models.Model):
@@ -20,7 +21,7 @@ class Game(models.Model):
     name = models.CharField(max_length=100)
     config = models.JSONField(help_text="The engine configuration (edition, players, options).")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    state = models.JSONField(editable=False, help_text="Snapshot of the engine state.")
+    state = JSONTextField(editable=False, help_text="Snapshot of the engine state.")
     version = models.PositiveIntegerField(default=0, editable=False)
     seed_sha256 = models.CharField(max_length=64, editable=False)
     organizer_email = models.EmailField(blank=True)

@@ -99,13 +99,18 @@ def record(game: Game, state, events: list) -> list:
 
 def record_many(moves: list) -> list:
     """``record`` for several games at once: ``moves`` holds (game, seats, state,
-    events); two queries whatever their number."""
+    events); three queries whatever their number."""
+    return save_owed(emails_owed(moves))
+
+
+def emails_owed(moves: list) -> list:
+    """The emails ``record_many(moves)`` owes, as unsaved rows (no query)."""
     wanted = []
     for game, seats, state, events in moves:
         by_index = {seat.index: seat for seat in seats}
         for index, (kind, cause) in sorted(owed(state, events).items()):
-            wanted.append((game, by_index[index], kind, cause))
-    return _record_all(wanted)
+            wanted.append(_owed_email(game, by_index[index], kind, cause))
+    return wanted
 
 
 def record_reminders(game: Game, state, awaited: list) -> list:
@@ -182,30 +187,24 @@ def _record_rendered(game: Game, key: str, message: dict, kind: str = "") -> lis
     return [email]
 
 
+def _owed_email(game: Game, seat: Seat, kind: str, cause: str) -> OutboxEmail:
+    key = f"g{game.pk}:s{seat.index}:{cause}"
+    return OutboxEmail(
+        game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject
+    )
+
+
 def _record_all(wanted: list) -> list:
-    """Owe the emails (game, seat, kind, cause): rows only, rendered when sent
-    (outbox.deliver), so that a move or a deadline commits quickly. A cause that
-    has its email already gets no second one."""
-    owed_now = {
-        f"g{game.pk}:s{seat.index}:{cause}": (game, seat, kind)
-        for game, seat, kind, cause in wanted
-    }
-    if not owed_now:
-        return []
-    existing = set(OutboxEmail.objects.filter(key__in=owed_now).values_list("key", flat=True))
-    created = [
-        OutboxEmail(game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject)
-        for key, (game, seat, kind) in owed_now.items()
-        if key not in existing
-    ]
-    bulk.insert(created)
+    """Owe the emails (game, seat, kind, cause)."""
+    return save_owed([_owed_email(*owed) for owed in wanted])
+
+
+def save_owed(emails: list) -> list:
+    """Write owed emails (unsaved rows) to the outbox: rows only, rendered when
+    sent (outbox.deliver), so that a move or a deadline commits quickly. A cause
+    that has its email already gets no second one. Returns the rows written."""
+    created = bulk.insert_new(list({email.key: email for email in emails}.values()), "key")
     if created:
-        ids = dict(
-            OutboxEmail.objects.filter(key__in=[e.key for e in created]).values_list("key", "pk")
-        )
-        for email in created:
-            email.pk = ids[email.key]
-            email._state.adding = False
         ids = [email.pk for email in created]
         transaction.on_commit(lambda: _send_after_commit(ids))
     return created

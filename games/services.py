@@ -332,6 +332,7 @@ class Transition:
     seats: list
     late: set  # the indexes of the seats that missed their move
     pausing: bool
+    emails: list  # the new phase's emails, unsaved (none when the game pauses itself)
 
 
 def _stamp(game: Game) -> tuple:
@@ -365,7 +366,9 @@ def _transition(game: Game, seats: list, now, force: bool) -> Transition:
         game.paused_at = now
     _assign(game, _moved_on(game, state, now))
     rows = [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
-    return Transition(stamp, game, state, events, rows, seats, late, pausing)
+    # The game that paused itself: one email says so, instead of the new phase's.
+    emails = [] if pausing else notifications.emails_owed([(game, seats, state, events)])
+    return Transition(stamp, game, state, events, rows, seats, late, pausing, emails)
 
 
 def plan_advances(targets: list, *, at) -> dict:
@@ -376,7 +379,11 @@ def plan_advances(targets: list, *, at) -> dict:
     expected = dict(targets)
     games = Game.objects.filter(pk__in=expected, status=Game.Status.ACTIVE, paused_at=None)
     games = [game for game in games if expected[game.pk] in (None, game.version)]
-    return {t.game.pk: t for t in _transitions(games, at, force=False)}
+    transitions = _transitions(games, at, force=False)
+    bulk.ready([row for t in transitions for row in t.rows])
+    bulk.ready([t.game for t in transitions], ADVANCED_FIELDS)
+    bulk.ready([email for t in transitions for email in t.emails])
+    return {t.game.pk: t for t in transitions}
 
 
 @retried_on_deadlock
@@ -417,10 +424,7 @@ def _write_transitions(transitions: list, count_missed: bool) -> None:
     games = [t.game for t in transitions]
     bulk.insert([row for t in transitions for row in t.rows])
     bulk.update(games, ADVANCED_FIELDS)
-    # The game that paused itself: one email says so, instead of the new phase's.
-    notifications.record_many(
-        [(t.game, t.seats, t.state, t.events) for t in transitions if not t.pausing]
-    )
+    notifications.save_owed([email for t in transitions for email in t.emails])
     notifications.record_paused_itself([(t.game, t.seats) for t in transitions if t.pausing])
     if count_missed:  # the organizer's "advance now" is not the players' miss
         missed = [seat for t in transitions for seat in t.seats if seat.index in t.late]
