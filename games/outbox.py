@@ -37,12 +37,11 @@ from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
 
-FIRST_RETRY_SECONDS = 30
 MAX_RETRY_SECONDS = 3600
 # An email just written is sent by its own task; the sweep waits this long before helping.
 SWEEP_GRACE_SECONDS = 10
 # A row still "sending" after this was left by a worker that died mid-send.
-SENDING_GRACE = timedelta(minutes=2)
+SENDING_GRACE = timedelta(seconds=settings.OUTBOX_SENDING_GRACE_SECONDS)
 # The ESP answered, but about a request that can never succeed as it is.
 PERMANENT_STATUS = range(400, 500)
 RETRYABLE_STATUS = {408, 429}
@@ -51,7 +50,8 @@ TAKEN = ("queued", "sent", "delivered", "deferred", "bounced", "opened", "clicke
 
 
 def backoff(attempts: int) -> timedelta:
-    return timedelta(seconds=min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (attempts - 1)))
+    first = settings.OUTBOX_FIRST_RETRY_SECONDS
+    return timedelta(seconds=min(MAX_RETRY_SECONDS, first * 2 ** (attempts - 1)))
 
 
 def build_message(email: OutboxEmail) -> EmailMultiAlternatives:

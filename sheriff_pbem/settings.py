@@ -175,6 +175,11 @@ DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 8)
+# The first retry after a failed send (then doubling, up to an hour), and how long a
+# row may stay "sending" before it counts as left by a dead worker (games/outbox.py).
+# Shortened only by fault drills (manage.py chaos), so that they end in minutes.
+OUTBOX_FIRST_RETRY_SECONDS = env_int("OUTBOX_FIRST_RETRY_SECONDS", 30)
+OUTBOX_SENDING_GRACE_SECONDS = env_int("OUTBOX_SENDING_GRACE_SECONDS", 120)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
