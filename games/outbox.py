@@ -94,13 +94,14 @@ def deliver(pk: int, now=None) -> str:
         message.send()
     except Exception as error:  # any backend failure: recorded, retried or given up, visibly
         return _record_failure(email, error, now)
-    status = getattr(message, "anymail_status", None)
+    # The ESP's id of the message, which its tracking events quote (0 is an id too).
+    provider_id = getattr(getattr(message, "anymail_status", None), "message_id", None)
     _record(
         email,
         status=OutboxEmail.Status.SENT,
         sent_at=now,
         last_error="",
-        provider_message_id=(getattr(status, "message_id", None) or "")[:200],
+        provider_message_id="" if provider_id is None else str(provider_id)[:200],
     )
     if email.seat_id is not None and email.rendered_version is not None:
         # Its own statement, one row: the seat's news now start after this email.

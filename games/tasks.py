@@ -42,7 +42,7 @@ PREPARE = timedelta(seconds=2)
 GATHER = timedelta(seconds=0.1)
 # An overdue game handed to a worker is not handed again before this: no pile of
 # duplicates behind a busy worker, yet a task lost with Redis is given again.
-REQUEUE_AFTER = timedelta(seconds=30)
+REQUEUE_AFTER = timedelta(seconds=10)
 
 
 @shared_task(ignore_result=True)

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, next to the view: a request whose database connection was lost runs again.
+    "games.middleware.DatabaseHiccupMiddleware",
 ]
 
 ROOT_URLCONF = "sheriff_pbem.urls"

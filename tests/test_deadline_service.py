@@ -248,11 +248,11 @@ def test_the_sweep_hands_a_due_reminder_out_once_and_again_only_if_it_was_lost()
     sweeps.at(T0 + timedelta(minutes=39, seconds=59))
     assert sweeps.remind == []
     due = T0 + timedelta(minutes=40)
-    sweeps.at(*seconds_after(due, 0, 0.5, 1, 29))  # the worker is slow
+    sweeps.at(*seconds_after(due, 0, 0.5, 1, 9))  # the worker is slow
     assert sweeps.remind == [game.pk]
-    sweeps.at(due + timedelta(seconds=31))  # the task was lost: handed out again
+    sweeps.at(due + timedelta(seconds=11))  # the task was lost: handed out again
     assert sweeps.remind == [game.pk] * 2
-    assert fresh(game).remind_queued_at == due + timedelta(seconds=31)
+    assert fresh(game).remind_queued_at == due + timedelta(seconds=11)
 
 
 def test_a_reminder_due_again_soon_after_the_last_one_was_handed_out_is_not_held_back():
@@ -273,7 +273,7 @@ def test_the_sweep_hands_an_ended_bargaining_time_out_once_and_again_only_if_it_
     game = fresh(game)  # the inspection's bargaining time is half its 30 minutes
     assert game.bargaining_until == T0 + timedelta(minutes=15)
     sweeps = Sweeps()
-    sweeps.at(*seconds_after(game.bargaining_until, -1, 0, 1, 2, 29))
+    sweeps.at(*seconds_after(game.bargaining_until, -1, 0, 1, 2, 9))
     assert sweeps.bargaining == [game.pk]
     sweeps.at(game.bargaining_until + timedelta(seconds=30.5))
     assert sweeps.bargaining == [game.pk] * 2
@@ -310,7 +310,7 @@ def test_a_deadline_is_handed_out_ahead_once_due_at_the_deadline():
     assert sweeps.ahead == [([(game.pk, None)], deadline, deadline - tasks.PREPARE)]
     assert sweeps.advance == []
     assert fresh(game).advance_queued_at == deadline
-    sweeps.at(deadline + timedelta(seconds=31))  # that task was lost: handed out again
+    sweeps.at(deadline + timedelta(seconds=11))  # that task was lost: handed out again
     assert sweeps.advance == [[(game.pk, None)]]
 
 

@@ -212,3 +212,28 @@ def test_an_email_whose_answer_was_lost_is_not_sent_again_once_the_esp_reports_i
     assert outbox.deliver(email.pk) == "sent"
     email.refresh_from_db()
     assert email.status == "sent" and email.in_doubt == 0 and not mail.outbox
+
+
+def test_the_anymail_test_backends_send_and_tracking_signal_match_by_message_id(settings):
+    """anymail's test backend gives each message an id, as an ESP does; a tracking
+    event that carries only that id (no metadata) still finds its email."""
+    from anymail.signals import AnymailTrackingEvent, tracking
+
+    settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
+    game = services.create_game(name="Test ESP", players=PLAYERS, config={"edition": 2})
+    deliver_pending()
+    email = OutboxEmail.objects.get(game=game, seat__index=2)
+    assert email.status == "sent" and email.provider_message_id
+    event = AnymailTrackingEvent(
+        event_type="bounced",
+        message_id=email.provider_message_id,
+        recipient=email.to,
+        description="550 5.1.1 no such user",
+        esp_event={},
+    )
+    tracking.send(sender=object(), event=event, esp_name="Test")
+    tracking.send(sender=object(), event=event, esp_name="Test")  # delivered twice
+    stored = DeliveryEvent.objects.get(esp="Test")
+    assert stored.email == email
+    seat = Seat.objects.get(pk=email.seat_id)
+    assert seat.undeliverable_at is not None and "no such user" in seat.last_failure

@@ -1,0 +1,55 @@
+"""A database connection lost in the middle of a request (the server restarted,
+the connection was cut) is not the player's fault: the request runs once more on
+a new connection, and if that fails too, the player is told to try again.
+
+Running a request again is safe: a GET changes nothing, and a move carries its
+form's one-time key, so a move whose first run did commit finds its first
+outcome (services.submit) instead of playing twice.
+"""
+
+import logging
+
+from django.db import OperationalError, connections
+from django.shortcuts import render
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 5
+
+
+def _connection_lost() -> bool:
+    """Did a connection fail (not a query: a deadlock or a bad statement would
+    fail the same way again)? Django marks such a connection unusable."""
+    return any(conn.connection is not None and not conn.is_usable() for conn in connections.all())
+
+
+class DatabaseHiccupMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError) or not _connection_lost():
+            return None
+        for conn in connections.all():
+            conn.close_if_unusable_or_obsolete()
+        if not getattr(request, "_database_retried", False):
+            request._database_retried = True
+            log.warning("database connection lost during %s; running it again", request.path)
+            return self.get_response(request)
+        log.error("database connection lost twice during %s", request.path)
+        response = render(
+            request,
+            "games/link_error.html",
+            {
+                "title": "Please try again in a moment",
+                "message": "The game could not be reached just now. Nothing you sent was "
+                "lost or played twice: send it again, or reload the page.",
+            },
+            status=503,
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
