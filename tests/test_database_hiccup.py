@@ -32,11 +32,15 @@ def lost_connection():
         yield
 
 
+def page_failing(client, failures: int):
+    """A seat's page, its database connection lost ``failures`` times."""
+    path = path_of(start_game().seats.get(index=1))
+    with mock.patch.object(views, "_show", flaky(views._show, failures=failures)):
+        return client.get(path)
+
+
 def test_a_page_whose_connection_was_lost_is_served_on_a_new_one(client, lost_connection):
-    game = start_game()
-    path = path_of(game.seats.get(index=1))
-    with mock.patch.object(views, "_show", flaky(views._show, failures=1)):
-        response = client.get(path)
+    response = page_failing(client, failures=1)
     assert response.status_code == 200
     assert form_for(response.content.decode(), "set_aside")  # the seat's own page
 
@@ -67,10 +71,7 @@ def test_a_move_run_again_after_a_lost_connection_is_played_once(client, lost_co
 
 
 def test_a_connection_lost_twice_gets_a_clear_503_and_changes_nothing(client, lost_connection):
-    game = start_game()
-    path = path_of(game.seats.get(index=1))
-    with mock.patch.object(views, "_show", flaky(views._show, failures=2)):
-        response = client.get(path)
+    response = page_failing(client, failures=2)
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
     text = response.content.decode()
@@ -78,10 +79,6 @@ def test_a_connection_lost_twice_gets_a_clear_503_and_changes_nothing(client, lo
 
 
 def test_other_database_errors_are_not_run_again(client):
-    game = start_game()
-    path = path_of(game.seats.get(index=1))
-    failing = flaky(views._show, failures=1)
     client.raise_request_exception = False
-    with mock.patch.object(views, "_show", failing):
-        response = client.get(path)
+    response = page_failing(client, failures=1)
     assert response.status_code == 500  # the connection is fine: not a hiccup
