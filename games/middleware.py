@@ -17,10 +17,15 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5
 
 
-def _connection_lost() -> bool:
-    """Did a connection fail (not a query: a deadlock or a bad statement would
-    fail the same way again)? Django marks such a connection unusable."""
-    return any(conn.connection is not None and not conn.is_usable() for conn in connections.all())
+def _lost_connections() -> list:
+    """The connections that failed (not a query: a deadlock or a bad statement
+    would fail the same way again). Only these are closed; the next query opens
+    a new one."""
+    return [
+        conn
+        for conn in connections.all(initialized_only=True)
+        if conn.connection is not None and not conn.is_usable()
+    ]
 
 
 class DatabaseHiccupMiddleware:
@@ -31,10 +36,11 @@ class DatabaseHiccupMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError) or not _connection_lost():
+        lost = _lost_connections() if isinstance(exception, OperationalError) else []
+        if not lost:
             return None
-        for conn in connections.all():
-            conn.close_if_unusable_or_obsolete()
+        for conn in lost:
+            conn.close()
         if not getattr(request, "_database_retried", False):
             request._database_retried = True
             log.warning("database connection lost during %s; running it again", request.path)

@@ -28,7 +28,8 @@ def flaky(real, failures: int):
 
 @pytest.fixture
 def lost_connection():
-    with mock.patch.object(middleware, "_connection_lost", return_value=True):
+    # A connection that failed; closing it stands for opening a new one.
+    with mock.patch.object(middleware, "_lost_connections", return_value=[mock.Mock()]):
         yield
 
 
