@@ -151,7 +151,9 @@ class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
     seven_card_hand = forms.BooleanField(required=False, label="Seven Card Hand")
     remove_ten = forms.BooleanField(required=False, label="Remove 10 Cards")
     seed = forms.CharField(
-        required=False, help_text="Hexadecimal; leave empty for a secret random seed."
+        required=False,
+        help_text="Hexadecimal, at least 32 digits; the server adds random digits to it. "
+        "Leave empty for a secret random seed.",
     )
 
     class Meta:

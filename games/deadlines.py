@@ -306,14 +306,18 @@ def _fold(line: str) -> str:
     return "\r\n".join(out)
 
 
-def ics(summary: str, when: datetime, uid: str, url: str, now: datetime) -> str:
+def ics(
+    summary: str, when: datetime, uid: str, url: str, now: datetime, description: str = ""
+) -> str:
     """A one-event iCalendar (RFC 5545) document for a deadline at `when`.
 
-    The event starts at `when` (UTC), lasts 15 minutes, links to `url` and
-    carries a display alarm one hour before. DTSTAMP is `now`. Lines are
-    CRLF-terminated and folded at 75 octets; TEXT values are escaped.
+    The event starts at `when` (UTC), lasts 15 minutes, links to `url` (none if
+    empty), is described by `description` (else by `url`) and carries a display
+    alarm one hour before. DTSTAMP is `now`. Lines are CRLF-terminated and folded
+    at 75 octets; TEXT values are escaped.
     """
     start = _utc(when, "when")
+    description = description or url
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -326,8 +330,8 @@ def ics(summary: str, when: datetime, uid: str, url: str, now: datetime) -> str:
         f"DTSTART:{_ics_time(start)}",
         f"DTEND:{_ics_time(start + timedelta(minutes=15))}",
         f"SUMMARY:{_ics_text(summary)}",
-        f"URL:{_ics_uri(url)}",
-        f"DESCRIPTION:{_ics_text(url)}",
+        *([f"URL:{_ics_uri(url)}"] if url else []),
+        *([f"DESCRIPTION:{_ics_text(description)}"] if description else []),
         "BEGIN:VALARM",
         "ACTION:DISPLAY",
         f"DESCRIPTION:{_ics_text(summary)}",

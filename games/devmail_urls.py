@@ -5,6 +5,7 @@ GET parameters: reading the mailbox changes nothing."""
 import base64
 from urllib.parse import urlencode
 
+from csp.decorators import csp_replace, csp_update
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -46,6 +47,10 @@ def message(request, pk: int):
     return render(request, "devmail/message.html", {"mail": get_object_or_404(DevMail, pk=pk)})
 
 
+# An email's HTML is all inline styles (mail clients take no style sheet) and is shown
+# in a frame of the message page. Scripts stay forbidden.
+@csp_update({"style-src": ["'unsafe-inline'"]})
+@csp_replace({"frame-ancestors": ["'self'"]})
 @xframe_options_sameorigin
 def message_html(request, pk: int):
     html = get_object_or_404(DevMail, pk=pk).html

@@ -188,15 +188,20 @@ def _duration(minutes: float) -> str:
 
 
 def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
-    """The deadline as a calendar event, so it can land in the player's calendar."""
+    """The deadline as a calendar event, so it can land in the player's calendar.
+
+    Without the seat's link: a calendar entry is shared, synced to other services and
+    kept for years, and the link alone is enough to play the seat."""
     if game.phase_deadline is None:
         return []
     content = deadlines.ics(
         summary=f"Sheriff of Nottingham: your move in {game.name}",
         when=game.phase_deadline,
         uid=f"{game.thread_token}.s{seat.index}.p{game.phase_since}@{_domain()}",
-        url=links.seat_url(seat),
+        url="",
         now=timezone.now(),
+        description=f"Your move in {game.name}: open the game with the button in your "
+        "latest email about it.",
     )
     return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
 

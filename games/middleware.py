@@ -9,6 +9,7 @@ outcome (services.submit) instead of playing twice.
 
 import logging
 
+from django.conf import settings
 from django.db import OperationalError, connections
 from django.shortcuts import render
 
@@ -58,4 +59,19 @@ class DatabaseHiccupMiddleware:
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+
+class PermissionsPolicyMiddleware:
+    """Adds Permissions-Policy (settings.PERMISSIONS_POLICY), which Django has no
+    setting for: a page that is compromised still gets no camera, location..."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.policy = getattr(settings, "PERMISSIONS_POLICY", "")
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.policy:
+            response.headers.setdefault("Permissions-Policy", self.policy)
         return response

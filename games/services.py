@@ -9,9 +9,11 @@ Sending happens after commit (``games.tasks``).
 
 import functools
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -69,6 +71,28 @@ class ServiceError(Exception):
         self.message = message
 
 
+def mixed_seed(seed: str | None) -> str | None:
+    """The seed a game is dealt from, given the one its organizer typed (if any).
+
+    SHA-256(seed) is published from the start, so a typed seed of low entropy ("00"
+    times 16, a date) is found by trying candidates against it, and with it the deck
+    and every hand. Refusing typed seeds would lose the organizer's say in the deal;
+    instead 16 random bytes of the server are appended, and the commitment is to the
+    whole. The revealed seed still starts with the typed one, so the organizer can
+    see it was used. FIXED_SEEDS (tests, debugging) deals from the typed seed alone,
+    so that a game is reproducible. A malformed seed goes to the engine unchanged,
+    which refuses it with its usual message.
+    """
+    if seed is None or settings.FIXED_SEEDS:
+        return seed
+    try:
+        if len(bytes.fromhex(seed)) < 16:
+            return seed
+    except (TypeError, ValueError):
+        return seed
+    return seed.lower() + secrets.token_hex(16)
+
+
 def create_game(
     *,
     name: str,
@@ -83,7 +107,7 @@ def create_game(
     ``timing`` holds Game deadline settings (deadline_mode, load_minutes, ...)."""
     now = now or timezone.now()
     config = {**config, "players": len(players)}
-    state, events = engine.new_game(config, seed)  # EngineError for a bad config
+    state, events = engine.new_game(config, mixed_seed(seed))  # EngineError for a bad config
     with transaction.atomic():
         game = Game.objects.create(
             name=name,

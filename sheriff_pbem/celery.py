@@ -5,6 +5,8 @@ import os
 
 from celery import Celery, signals
 
+from sheriff_pbem.security import RedactSeatTokens
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 
 app = Celery("sheriff_pbem")
@@ -39,4 +41,16 @@ def quiet_routine_tasks(**_kwargs) -> None:
 
 
 signals.after_setup_logger.connect(quiet_routine_tasks, weak=False)
+
+
+def redact_seat_tokens(logger=None, **_kwargs) -> None:
+    """Celery's worker and beat log through handlers of their own, not the LOGGING
+    setting's: they hide seat tokens too (an email's link in an error, a task's args)."""
+    for handler in logger.handlers if logger is not None else ():
+        if not any(isinstance(f, RedactSeatTokens) for f in handler.filters):
+            handler.addFilter(RedactSeatTokens())
+
+
+signals.after_setup_logger.connect(redact_seat_tokens, weak=False)
+signals.after_setup_task_logger.connect(redact_seat_tokens, weak=False)
 quiet_routine_tasks()

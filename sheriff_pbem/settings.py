@@ -10,6 +10,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
+from sheriff_pbem.security import DEV_SECRET_KEY, secret_key_problem
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
@@ -39,7 +41,15 @@ SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY is required when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key"  # development only
+    SECRET_KEY = DEV_SECRET_KEY  # development only
+elif not DEBUG and (_problem := secret_key_problem(SECRET_KEY)):
+    # The key signs every seat's /play/<token>/ link: a guessable one lets anyone play
+    # any seat. Generate one with: python -c "import secrets; print(secrets.token_urlsafe(50))"
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is not fit for a site with DEBUG off: {_problem}. Set a random key of "
+        'at least 40 characters, e.g. python -c "import secrets; '
+        'print(secrets.token_urlsafe(50))".'
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Absolute base of every link in emails, e.g. https://sheriff.example.org
@@ -53,6 +63,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "anymail",
+    "csp",
     "games",
 ]
 
@@ -65,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "games.middleware.PermissionsPolicyMiddleware",
     # Last, next to the view: a request whose database connection was lost runs again.
     "games.middleware.DatabaseHiccupMiddleware",
 ]
@@ -176,6 +189,9 @@ DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)
+# Deal a game from the organizer's typed seed alone, without the server's random bytes
+# (games.services.mixed_seed): reproducible games, for tests and debugging only.
+FIXED_SEEDS = env_bool("FIXED_SEEDS", False)
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 8)
 # The first retry after a failed send (then doubling, up to an hour), and how long a
 # row may stay "sending" before it counts as left by a dead worker (games/outbox.py).
@@ -206,12 +222,50 @@ STORAGES = {
 # ("no-referrer" makes browsers send "Origin: null", which the CSRF check refuses).
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto is believed only when a proxy in front sets it (and strips the
+# client's own): otherwise any client could claim HTTPS.
+if env_bool("TRUST_PROXY_HEADERS", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# The health check is asked over plain HTTP from inside the container.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
+# Every page loads its styles, scripts and images from this site only. The pages have
+# no inline script or style (the admin's and dev mailbox's CSS are static files); the
+# dev mailbox's preview of an email's HTML, made of inline styles, widens the policy
+# for that one view (games/devmail_urls.py). Under DEBUG django-csp leaves Django's own
+# error pages alone, which need their inline styles and scripts.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Powerful browser features none of the pages uses (games/middleware.py). Only
+# features every current browser knows: an unknown one is a console error in Chromium.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()"
+)
+
+# Every handler hides seat tokens (/play/<token>/) in what it writes: Django logs the
+# path of refused and failed requests (sheriff_pbem/security.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_seat_tokens": {"()": "sheriff_pbem.security.RedactSeatTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_seat_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 

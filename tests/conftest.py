@@ -9,7 +9,7 @@ import os
 import pytest
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
-os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
+os.environ.setdefault("SECRET_KEY", "tests-only-key-0f3a9c1e7b5d2486af0c3e9b7d1a5f24")
 
 
 @pytest.fixture

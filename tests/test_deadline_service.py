@@ -205,6 +205,24 @@ def test_emails_carry_the_deadline_as_a_calendar_event():
     assert "DTSTART:20261123T100000Z" in message.attachments[0][1]
 
 
+def test_the_calendar_event_names_the_game_and_deadline_but_not_the_seat_link():
+    """A calendar entry is synced and shared; the link in it would let anyone play."""
+    game = new_game()
+    deliver_pending()
+    for message in mail.outbox:
+        seat = game.seats.get(email=message.to[0])
+        # A token's first part (seat and link version) is the same whenever it is made.
+        payload = links.make_token(seat).split(":")[0]
+        assert f"/play/{payload}:" in message.body  # the email itself carries the link
+        (name, content, _mimetype) = message.attachments[0]
+        assert name == "deadline.ics"
+        unfolded = content.replace("\r\n ", "")
+        assert "Clockwork" in unfolded and "DTSTART:20261123T100000Z" in unfolded
+        assert "/play/" not in unfolded
+        assert payload not in unfolded
+        assert "\r\nURL:" not in unfolded
+
+
 class Sweeps:
     """Runs the beat's sweep at given instants with the tasks' ``delay`` recorded,
     not sent: what was handed to the workers, task by task."""

@@ -1,10 +1,12 @@
 """Services: one transaction per move, idempotent submissions, the outbox."""
 
+import hashlib
+
 import pytest
 from django.core import mail
 
 from games import outbox, services
-from games.engine import view_for
+from games.engine import EngineError, view_for
 from games.models import Game, GameEvent, OutboxEmail, Submission
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +146,39 @@ def test_a_failed_send_is_retried_with_backoff_then_marked_failed(settings, monk
     assert outbox.deliver(email.pk, now=email.next_attempt_at) == "failed"
     email.refresh_from_db()
     assert email.status == "failed" and email.attempts == 2
+
+
+# -- typed seeds ------------------------------------------------------------------------
+
+
+def sha256_hex(seed: str) -> str:
+    return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+
+
+@pytest.mark.parametrize("typed", ["00" * 16, "AB" * 32])
+def test_a_typed_seed_is_mixed_with_server_randomness(settings, typed):
+    """A guessable typed seed must not be recoverable from the public SHA-256."""
+    settings.FIXED_SEEDS = False
+    games = [
+        services.create_game(name="Typed", players=PLAYERS, config={"edition": 2}, seed=typed)
+        for _ in range(2)
+    ]
+    for game in games:
+        seed = game.engine_state().seed
+        assert game.seed_sha256 != sha256_hex(typed)
+        assert game.seed_sha256 == sha256_hex(seed)  # the commitment is to the mixed seed
+        assert seed.startswith(typed.lower()) and len(seed) == len(typed) + 32
+    assert games[0].seed_sha256 != games[1].seed_sha256
+
+
+def test_fixed_seeds_deal_from_the_typed_seed_alone(settings):
+    settings.FIXED_SEEDS = True
+    game = new_game()
+    assert game.engine_state().seed == SEED and game.seed_sha256 == sha256_hex(SEED)
+
+
+@pytest.mark.parametrize("typed", ["ab" * 8, "abc", "zz" * 16])
+def test_a_malformed_typed_seed_is_still_refused(settings, typed):
+    settings.FIXED_SEEDS = False
+    with pytest.raises(EngineError):
+        services.create_game(name="Bad", players=PLAYERS, config={"edition": 2}, seed=typed)

@@ -66,7 +66,11 @@ class Command(BaseCommand):
         parser.add_argument("--royal", action="store_true", help="play with the Royal Goods")
         parser.add_argument("--seven-card-hand", action="store_true")
         parser.add_argument("--remove-ten", action="store_true")
-        parser.add_argument("--seed", help="hex seed (default: a secret random one)")
+        parser.add_argument(
+            "--seed",
+            help="hex seed, with random digits added unless FIXED_SEEDS is on "
+            "(default: a secret random one)",
+        )
         parser.add_argument("--organizer", default="", help="organizer's email")
         timing = parser.add_argument_group("deadlines")
         timing.add_argument(
