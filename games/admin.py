@@ -129,7 +129,27 @@ class DeadlineSettingsMixin:
         return cleaned
 
 
-class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
+class GameFieldsMixin:
+    """The game's own fields, checked as ``creategame`` checks them: the name goes
+    in every email's subject, so it must be one line of plain text."""
+
+    def clean_name(self):
+        try:
+            return services.game_name(self.cleaned_data["name"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_organizer_email(self):
+        address = self.cleaned_data.get("organizer_email") or ""
+        if not address:
+            return address
+        try:
+            return services.email_address(address)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         # Django shows help text as HTML: the example's angle brackets must be escaped.
@@ -190,7 +210,7 @@ class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
         return cleaned
 
 
-class GameSettingsForm(DeadlineSettingsMixin, forms.ModelForm):
+class GameSettingsForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     """The change form: name, organizer and deadline settings; never state or version."""
 
     class Meta:
