@@ -109,6 +109,9 @@ def tampered(pairs: list, data) -> list:
     return pairs
 
 
+MOVES_CONFIRMED = ("pass_bag", "inspect_bag")
+
+
 def seat_forms(client, game) -> list:
     """(path, form) for every move any seat's page offers now, the Sheriff's
     confirmation forms (pass or inspect a bag) included."""
@@ -121,9 +124,6 @@ def seat_forms(client, game) -> list:
             page = client.get(path, button.hidden()).content.decode()
             found += [(path, form) for form in forms_of(page) if form.move in MOVES_CONFIRMED]
     return found
-
-
-MOVES_CONFIRMED = ("pass_bag", "inspect_bag")
 
 
 def record(game) -> tuple:
