@@ -129,7 +129,27 @@ class DeadlineSettingsMixin:
         return cleaned
 
 
-class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
+class GameFieldsMixin:
+    """The game's own fields, checked as ``creategame`` checks them: the name goes
+    in every email's subject, so it must be one line of plain text."""
+
+    def clean_name(self):
+        try:
+            return services.game_name(self.cleaned_data["name"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean_organizer_email(self):
+        address = self.cleaned_data.get("organizer_email") or ""
+        if not address:
+            return address
+        try:
+            return services.email_address(address)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         # Django shows help text as HTML: the example's angle brackets must be escaped.
@@ -192,7 +212,7 @@ class NewGameForm(DeadlineSettingsMixin, forms.ModelForm):
         return cleaned
 
 
-class GameSettingsForm(DeadlineSettingsMixin, forms.ModelForm):
+class GameSettingsForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     """The change form: name, organizer and deadline settings; never state or version."""
 
     class Meta:
@@ -215,6 +235,13 @@ class ReplacePlayerForm(forms.Form):
 
     def clean_timezone(self):
         return _check_zone(self.cleaned_data["timezone"])
+
+
+def _whole_number(raw) -> int | None:
+    """A control's number in ASCII digits, short enough for any column and for a
+    timedelta; else None. (int() also takes '١' and overflows both.)"""
+    raw = (raw or "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
 
 
 def _first_error(form: forms.Form) -> str:
@@ -439,9 +466,8 @@ class GameAdmin(admin.ModelAdmin):
         if not self.has_change_permission(request, game):
             raise PermissionDenied
         back = HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
-        try:
-            version = int(request.POST.get("version", ""))
-        except ValueError:
+        version = _whole_number(request.POST.get("version"))
+        if version is None:
             messages.error(request, "The form was incomplete; nothing was done.")
             return back
         action = request.POST.get("action", "")
@@ -469,9 +495,8 @@ class GameAdmin(admin.ModelAdmin):
         return "The game resumes; the deadline moved by the time spent paused."
 
     def _control_extend(self, request, game, version):
-        try:
-            hours = int(request.POST.get("hours", ""))
-        except ValueError:
+        hours = _whole_number(request.POST.get("hours"))
+        if hours is None:
             messages.error(request, "Give the extension as a whole number of hours.")
             return None
         game = services.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
@@ -518,7 +543,8 @@ class GameAdmin(admin.ModelAdmin):
         )
 
     def _control_resend(self, request, game, version):
-        seat = Seat.objects.filter(game=game, pk=request.POST.get("seat", "")).first()
+        number = _whole_number(request.POST.get("seat"))
+        seat = Seat.objects.filter(game=game, pk=number).first() if number is not None else None
         if seat is None:
             messages.error(request, "No such seat in this game; nothing was done.")
             return None

@@ -14,11 +14,14 @@ from django.http import QueryDict
 
 from games import narrate
 from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.text import has_control
 
 MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
 MAX_NUMBER = 10**6
+MAX_DIGITS = len(str(MAX_NUMBER))
 MAX_CARDS = 20
 MAX_PROMISE = 500
+LINE_BREAKS = "\r\n"  # the promise is a textarea
 
 MOVES = (
     "set_aside",
@@ -50,6 +53,7 @@ class Move:
 
 
 def parse_move(post: QueryDict) -> Move:
+    _check_characters(post)
     kind = post.get("move", "")
     if kind not in MOVES:
         raise FormError("This form is not one the game knows. Please reload the page.")
@@ -64,6 +68,27 @@ def parse_move(post: QueryDict) -> Move:
 # --- field helpers -----------------------------------------------------------------
 
 
+def _check_characters(post) -> None:
+    """No control character (NUL included) in any field: none belongs in these
+    forms, and the database refuses NUL. Line breaks only in the promise."""
+    for name, values in post.lists():
+        allowed = LINE_BREAKS if name == "promise" else ""
+        if not has_control(name) and not any(has_control(v, allowed) for v in values):
+            continue
+        if name == "promise":
+            raise FormError("A promise may hold line breaks, but no other control characters.")
+        raise FormError("This form holds characters it should not. Please reload the page.")
+
+
+def _number(raw: str) -> int | None:
+    """The value of ``raw`` written in ASCII digits, at most MAX_DIGITS of them; else
+    None. (str.isdigit and int() also take '²', Arabic-Indic or full-width digits,
+    and int() refuses a few thousand digits.)"""
+    if raw.isascii() and raw.isdigit() and len(raw) <= MAX_DIGITS:
+        return int(raw)
+    return None
+
+
 def _int(post, name: str, *, what: str, default: int | None = None) -> int:
     raw = post.get(name, "")
     raw = raw.strip() if isinstance(raw, str) else ""
@@ -71,12 +96,11 @@ def _int(post, name: str, *, what: str, default: int | None = None) -> int:
         if default is None:
             raise FormError(f"{what} is missing. Please reload the page and try again.")
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise FormError(f"{what} must be a whole number.") from None
-    if not 0 <= value <= MAX_NUMBER:
-        raise FormError(f"{what} must be a whole number, zero or more.")
+    value = _number(raw)
+    if value is None:
+        raise FormError(f"{what} must be a whole number.")
+    if value > MAX_NUMBER:
+        raise FormError(f"{what} must be a whole number up to {MAX_NUMBER:,}.")
     return value
 
 
@@ -84,10 +108,9 @@ def _cards(post, name: str = "cards") -> list:
     values = post.getlist(name)
     if len(values) > MAX_CARDS:
         raise FormError("Too many cards chosen.")
-    try:
-        cards = [int(v) for v in values]
-    except ValueError:
-        raise FormError("A chosen card is not valid. Please reload the page.") from None
+    cards = [_number(v.strip()) for v in values]
+    if None in cards:
+        raise FormError("A chosen card is not valid. Please reload the page.")
     if len(set(cards)) != len(cards):
         raise FormError("The same card is chosen twice.")
     return cards
@@ -131,10 +154,9 @@ def _market_turn(post) -> dict:
     top = post.get("top", "").strip()
     order = list(cards)
     if top:
-        try:
-            top_card = int(top)
-        except ValueError:
-            raise FormError("The card to put on top is not valid.") from None
+        top_card = _number(top)
+        if top_card is None:
+            raise FormError("The card to put on top is not valid.")
         if top_card not in cards:
             raise FormError("The card you put on top must be one of the cards you set aside.")
         order = [c for c in cards if c != top_card] + [top_card]
@@ -163,14 +185,15 @@ def _terms(post) -> dict:
         if not field.startswith("action_"):
             continue
         suffix = field.removeprefix("action_")
-        if not suffix.isdigit():
+        bag = _number(suffix)
+        if bag is None:
             raise FormError("A bag in this offer is not valid. Please reload the page.")
         action = post.get(field, "")
         if action == "":
             continue
         if action not in ("pass", "inspect"):
             raise FormError("The Sheriff either lets a bag pass or inspects it.")
-        entry = {"bag": int(suffix), "action": action}
+        entry = {"bag": bag, "action": action}
         if action == "inspect":
             entry.update(_pile(post, f"pile_{suffix}"))
         actions.append(entry)
@@ -259,7 +282,7 @@ def sent_back(post: QueryDict) -> dict:
 
 
 def _ids(values: list) -> set:
-    return {int(v) for v in values if v.strip().isdigit()}
+    return {n for n in (_number(v.strip()) for v in values) if n is not None}
 
 
 def _terms_as_sent(post) -> dict:
@@ -271,11 +294,12 @@ def _terms_as_sent(post) -> dict:
     actions = []
     for field in post:
         suffix = field.removeprefix("action_")
-        if field.startswith("action_") and suffix.isdigit() and post.get(field):
-            action = {"bag": int(suffix), "action": post.get(field)}
-            pile = post.get(f"pile_{suffix}", "").strip()
-            if pile.isdigit():
-                action["pile"] = int(pile)
+        bag = _number(suffix)
+        if field.startswith("action_") and bag is not None and post.get(field):
+            action = {"bag": bag, "action": post.get(field)}
+            pile = _number(post.get(f"pile_{suffix}", "").strip())
+            if pile is not None:
+                action["pile"] = pile
             actions.append(action)
     return {
         "gold": post.get("gold", "").strip(),

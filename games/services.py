@@ -23,6 +23,7 @@ from games.engine import EngineError
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 from games.narrate import idle_for
+from games.text import unfit_for_a_name
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,15 @@ class PlayerSpec:
     language: str = "en"
 
 
+MAX_PLAYER_NAME = 60  # Seat.name
+MAX_GAME_NAME = 100  # Game.name
+MAX_EMAIL = 254  # an EmailField
+ONE_LINE = "one line of plain text: no line breaks, control or text-direction characters"
+
+
 def parse_player(line: str) -> PlayerSpec:
-    """'Alice <alice@example.org> Europe/Paris' -> PlayerSpec (timezone optional)."""
+    """'Alice <alice@example.org> Europe/Paris' -> PlayerSpec (timezone optional).
+    ValueError says what is wrong with the line."""
     from email.utils import parseaddr
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -45,13 +53,55 @@ def parse_player(line: str) -> PlayerSpec:
     if ">" in text and text.rsplit(">", 1)[1].strip():
         text, tz = text.rsplit(">", 1)[0] + ">", text.rsplit(">", 1)[1].strip()
     name, email = parseaddr(text)
-    if not name or "@" not in email:
+    one_address = text.count("<") == 1 and text.count(">") == 1
+    if not name or "@" not in email or not one_address:
         raise ValueError(f'Write each player as "Name <email>": {line.strip()!r}')
     try:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"Unknown timezone {tz!r} for {name}.") from None
-    return PlayerSpec(name=name, email=email, timezone=tz)
+        raise ValueError(f"Unknown timezone {tz!r} for {name!r}.") from None
+    return PlayerSpec(name=player_name(name), email=email_address(email), timezone=tz)
+
+
+def player_name(name: str) -> str:
+    """A player's name as every page and email shows it; ValueError if it cannot be."""
+    name = name.strip()
+    if len(name) > MAX_PLAYER_NAME:
+        raise ValueError(
+            f"A player's name can be at most {MAX_PLAYER_NAME} characters: {name[:30]!r}…"
+        )
+    if unfit_for_a_name(name):
+        raise ValueError(f"A player's name is {ONE_LINE}: {name!r}.")
+    if name.casefold() == "you":
+        raise ValueError('No player may be called "You": that is what the pages call their reader.')
+    return name
+
+
+def game_name(name: str) -> str:
+    """A game's name, which every email's subject carries; ValueError if it cannot be."""
+    name = name.strip()
+    if not name:
+        raise ValueError("The game needs a name.")
+    if len(name) > MAX_GAME_NAME:
+        raise ValueError(f"A game's name can be at most {MAX_GAME_NAME} characters.")
+    if unfit_for_a_name(name):
+        raise ValueError(f"A game's name is {ONE_LINE}.")
+    return name
+
+
+def email_address(address: str) -> str:
+    """An address mail can be sent to (caught now rather than when the first email fails)."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    address = address.strip()
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise ValueError(f"{address!r} is not an email address.") from None
+    if len(address) > MAX_EMAIL:
+        raise ValueError(f"An email address can be at most {MAX_EMAIL} characters.")
+    return address
 
 
 @dataclass(frozen=True)

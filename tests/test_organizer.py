@@ -46,6 +46,13 @@ def test_creategame_starts_a_game_and_owes_the_first_emails(capsys):
         (["Ann"] * 3, "Name <email>"),
         (["Ann <a@example.org> Mars/Base"] * 3, "Unknown timezone"),
         ([f"P{i} <p{i}@example.org>" for i in range(6)], "6-player"),
+        (["A" * 61 + " <a@example.org>"] * 3, "at most 60 characters"),
+        (["you <you@example.org>"] * 3, 'No player may be called "You"'),
+        (["Ann\u202e <a@example.org>"] * 3, "one line of plain text"),
+        (["Ann\x07 <a@example.org>"] * 3, "one line of plain text"),
+        (["Ann <ann@example>"] * 3, "is not an email address"),
+        (["Ann <a b@example.org>"] * 3, "is not an email address"),
+        (["Ann <ann@example.org>, Ben <ben@example.org>"] * 3, "Name <email>"),
     ],
 )
 def test_creategame_refuses_bad_input_clearly(players, message):
@@ -78,6 +85,23 @@ def test_the_admin_creates_and_starts_a_game(client):
     assert OutboxEmail.objects.filter(game=game).count() == 4  # everyone hears the game begin
     page = client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200 and "first Sheriff: seat 2 (Ben)" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--name", "Friday\nBcc: x@example.org"], "one line of plain text"),
+        (["--name", "Friday\u2066"], "one line of plain text"),
+        (["--name", "F" * 101], "at most 100 characters"),
+        (["--name", " "], "needs a name"),
+        (["--organizer", "org@"], "is not an email address"),
+    ],
+)
+def test_creategame_refuses_a_bad_name_or_organizer_address(extra, message):
+    players = [f"--player={n} <{n.lower()}@example.org>" for n in ("Ann", "Ben", "Cid")]
+    with pytest.raises(CommandError, match=message):
+        call_command("creategame", "--name", "Friday", *players, *extra)
+    assert not Game.objects.exists()
 
 
 def test_creategame_takes_deadline_settings():

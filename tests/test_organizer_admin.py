@@ -131,6 +131,31 @@ def test_a_game_the_rules_refuse_gets_a_message_not_an_error_page(organizer, cha
     assert not Game.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": "Friday\nBcc: x@example.org"}, "one line of plain text"),
+        ({"name": "Friday\u202e"}, "one line of plain text"),
+        ({"organizer_email": "org@example"}, "Enter a valid email address."),
+        ({"players": NEW_GAME["players"] + "\n" + "D" * 61 + " <d@example.org>"}, "60 characters"),
+        ({"players": NEW_GAME["players"] + "\nYOU <d@example.org>"}, "called &quot;You&quot;"),
+        ({"players": NEW_GAME["players"] + "\nDee <dee@example>"}, "not an email address"),
+    ],
+)
+def test_a_name_or_address_mail_cannot_carry_is_refused_with_a_message(organizer, change, message):
+    response = organizer.post(reverse("admin:games_game_add"), {**NEW_GAME, **change})
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_game_cannot_be_renamed_to_a_name_mail_cannot_carry(organizer):
+    game = new_game()
+    form = {"name": "Friday\r\nBcc: x@example.org", "organizer_email": "org@example.org"}
+    response = organizer.post(change_url(game), {**form, "deadline_mode": "none"})
+    assert response.status_code == 200 and "one line of plain text" in response.content.decode()
+    assert Game.objects.get().name == "Thursday"
+
+
 def test_the_change_page_reads_as_words_with_seats_from_1_and_zones(organizer):
     game = new_game(edition=1, market_turn_minutes=60)
     advance(game)  # Ben's market turn is over; Cid's begins

@@ -79,7 +79,7 @@ def test_extend_moves_the_deadline_by_n_hours(organizer, game):
     assert any("deadline is now" in n for n in notes)
 
 
-@pytest.mark.parametrize("hours", ["0", "-3", "169", "soon"])
+@pytest.mark.parametrize("hours", ["0", "-3", "169", "soon", "9" * 30, "\uff15", "5\x00"])
 def test_an_extension_out_of_bounds_changes_nothing(organizer, game, hours):
     _, notes = post(organizer, game, "extend", hours=hours)
     after = fresh(game)
@@ -271,6 +271,14 @@ def test_editing_the_deadline_settings_leaves_state_and_version_alone(organizer,
     response = organizer.post(change_url(game), data)
     assert response.status_code == 200 and "Unknown time zone" in response.content.decode()
     assert fresh(game).deadline_timezone == "Europe/Paris"
+
+
+@pytest.mark.parametrize("seat", ["ben", "9" * 30, "\u0661", ""])
+def test_resend_to_a_seat_that_is_not_one_changes_nothing(organizer, game, seat):
+    emails = OutboxEmail.objects.count()
+    _, notes = post(organizer, game, "resend", version=game.version, seat=seat)
+    assert notes == ["No such seat in this game; nothing was done."]
+    assert OutboxEmail.objects.count() == emails and fresh(game).version == game.version
 
 
 def test_resend_sends_a_player_their_current_email_once(organizer, game):

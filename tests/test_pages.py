@@ -21,7 +21,7 @@ from fixtures_pages import (
 
 from games import services
 from games.engine import CARD_TYPES
-from games.forms import FormError, parse_move
+from games.forms import FormError, parse_move, sent_back
 from games.models import Game, Submission
 
 pytestmark = pytest.mark.django_db
@@ -253,6 +253,13 @@ def test_a_seat_cannot_act_as_another(client, game):
         ({"version": "x"}, "The page version must be a whole number."),
         ({"key": ""}, "This form is incomplete. Please reload the page and try again."),
         ({"move": "cheat"}, "This form is not one the game knows. Please reload the page."),
+        # Digits that str.isdigit() takes but the form does not write.
+        ({"cards": ["\u00b2"]}, "A chosen card is not valid. Please reload the page."),
+        ({"version": "\uff11"}, "The page version must be a whole number."),
+        ({"version": "1" * 5000}, "The page version must be a whole number."),
+        # PostgreSQL refuses NUL in text: refused before the database sees it.
+        ({"key": "k\x00"}, "This form holds characters it should not. Please reload the page."),
+        ({"move\x01": "x"}, "This form holds characters it should not. Please reload the page."),
     ],
 )
 def test_malformed_input_gets_a_clear_message_and_changes_nothing(client, game, data, message):
@@ -567,6 +574,41 @@ def test_offer_terms_from_the_form():
     }
     with pytest.raises(FormError, match="let at least one bag pass"):
         parse_move(query(move="make_offer", version="1", key="k", to="0", action_1=""))
+
+
+OFFER = {"move": "make_offer", "version": "1", "key": "k", "to": "0"}
+
+
+@pytest.mark.parametrize(
+    "suffix",
+    [
+        "\u00b2",  # superscript two: isdigit() but not int()
+        "\u0661",  # Arabic-Indic one: int() reads it as bag 1
+        "\uff11",  # full-width one
+        "1" * 5000,  # past Python's int/str conversion limit
+        "12345678",  # more digits than any number the form takes
+    ],
+)
+def test_an_offer_names_its_bags_in_plain_digits_only(suffix):
+    with pytest.raises(FormError, match="A bag in this offer is not valid"):
+        parse_move(query(**OFFER, **{f"action_{suffix}": "pass"}))
+
+
+def test_a_promise_may_hold_line_breaks_but_no_other_control_character():
+    lines = parse_move(query(**OFFER, action_1="pass", promise="Honest.\r\nTruly."))
+    assert lines.command["terms"]["promise"] == "Honest.\r\nTruly."
+    with pytest.raises(FormError, match="no other control characters"):
+        parse_move(query(**OFFER, action_1="pass", promise="Honest\x00"))
+
+
+def test_a_refused_offer_with_odd_digits_is_shown_again_without_them():
+    odd = {"action_\u00b2": "pass", "cards": ["\u00b2", "3", "9" * 5000]}
+    sent = sent_back(
+        query(**OFFER, action_1="pass", pile_1="\u00b2", stand_goods=["\uff11"], **odd)
+    )
+    assert sent["cards"] == {3}
+    assert sent["terms"]["sheriff"] == [{"bag": 1, "action": "pass"}]
+    assert sent["terms"]["stand_goods"] == []
 
 
 def test_first_edition_market_turn_through_the_page(client, first_edition_game):

@@ -140,9 +140,11 @@ class Command(BaseCommand):
         )
         timing.update({f: options[f] for f in optional if options.get(f) is not None})
         try:
+            name = services.game_name(options["name"])
+            organizer = options["organizer"] and services.email_address(options["organizer"])
             players = [services.parse_player(p) for p in options["players"]]
             game = services.create_game(
-                name=options["name"],
+                name=name,
                 players=players,
                 config={
                     "edition": options["edition"],
@@ -152,7 +154,7 @@ class Command(BaseCommand):
                     "remove_ten": options["remove_ten"],
                 },
                 seed=options["seed"],
-                organizer_email=options["organizer"],
+                organizer_email=organizer,
                 timing=timing,
             )
         except (ValueError, EngineError) as error:

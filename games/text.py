@@ -1,0 +1,23 @@
+"""Checks on text typed by people, shared by the seat forms and the organizer's side.
+
+PostgreSQL refuses a NUL byte in text and jsonb; a line break in a name that
+ends up in an email header makes every email fail; invisible bidi controls let
+a name display as something it is not. Such text is refused before it is saved.
+"""
+
+import unicodedata
+
+# Unicode's explicit bidi embeddings, overrides, isolates and marks.
+BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Control characters, and the line and paragraph separators (line breaks too).
+UNPRINTABLE = frozenset({"Cc", "Zl", "Zp"})
+
+
+def has_control(text: str, allowed: str = "") -> bool:
+    """Does ``text`` hold a control character (NUL included) other than ``allowed``?"""
+    return any(unicodedata.category(c) == "Cc" and c not in allowed for c in text)
+
+
+def unfit_for_a_name(text: str) -> bool:
+    """A name is one line of visible text: no control, separator or bidi character."""
+    return any(unicodedata.category(c) in UNPRINTABLE or c in BIDI_CONTROLS for c in text)
