@@ -59,7 +59,9 @@ def test_the_loader_still_sees_the_cards_of_their_own_load():
 
 def hand_sizes(html: str) -> dict:
     """Each player's "N in hand" on the page's table, by name."""
-    rows = re.findall(r"(?s)<strong>(\w+)(?: \(you\))?</strong>.*?<b>(\d+)</b> in hand", html)
+    rows = re.findall(
+        r"(?s)<strong><bdi>(\w+)</bdi>(?: \(you\))?</strong>.*?<b>(\d+)</b> in hand", html
+    )
     return {name: int(size) for name, size in rows}
 
 
