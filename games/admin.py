@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import deadlines, engine, organizer, services
+from games import deadlines, engine, organizer, services, usertext
 from games.engine import EngineError
 from games.models import DeliveryEvent, Game, GameEvent, OutboxEmail, Seat, Submission
 
@@ -254,7 +254,7 @@ def _first_error(form: forms.Form) -> str:
 
 
 def _names(game: Game) -> list:
-    return [seat.name for seat in game.seats.all()]
+    return usertext.names(seat.name for seat in game.seats.all())
 
 
 @admin.register(Game)

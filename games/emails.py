@@ -9,7 +9,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import deadlines, engine, links, presenters
+from games import deadlines, engine, links, presenters, usertext
 from games.models import Game, GameEvent, Seat
 from games.narrate import cards, idle_for, outcome_lines
 
@@ -50,7 +50,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     """The email ``kind`` for ``seat``: built from its view and its projection of
     the events since its last email, never from the raw state."""
     view = engine.view_for(state, seat.index)
-    names = list(game.seats.order_by("index").values_list("name", flat=True))
+    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
     recent = GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq).order_by("-seq")
     lines, _ = presenters.log_lines(
         state, recent.values_list("data", flat=True), names, seat.index, None
@@ -230,7 +230,7 @@ def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
         "missed": cards(game.miss_alert_after, "deadline"),
         "admin_url": links.admin_url(game),
     }
-    subject = f"{game.subject} — {seat.name} is missing deadlines"
+    subject = f"{game.subject} — {usertext.isolate(seat.name)} is missing deadlines"
     return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
 
 
@@ -251,7 +251,7 @@ def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -
         "problem": problem,
         "admin_url": links.admin_url(game),
     }
-    subject = f"{game.subject} — email to {seat.name} does not arrive"
+    subject = f"{game.subject} — email to {usertext.isolate(seat.name)} does not arrive"
     return _short(game.organizer_email, subject, "undeliverable_alert", context, _own_id(game, key))
 
 

@@ -4,7 +4,9 @@ Input is always a *projected* event (``engine.project_event``), so a line can
 only ever say what that seat is allowed to know.
 """
 
+from games import usertext
 from games.engine import CARD_TYPES
+from games.usertext import isolate, one_line
 
 REASONS = {
     "bribe": "as agreed in a deal",
@@ -66,7 +68,7 @@ def terms_parts(terms: dict, names: list, me: int | None) -> dict:
         if action["action"] == "inspect" and "pile" in action:
             text += f" (confiscated goods to pile {action['pile'] + 1})"
         does.append(text)
-    return {"gives": gives, "does": does, "promise": terms["promise"]}
+    return {"gives": gives, "does": does, "promise": isolate(terms["promise"])}
 
 
 def cards(n: int, what: str = "card") -> str:
@@ -81,7 +83,7 @@ def idle_for(phases: int) -> str:
 
 class Narrator:
     def __init__(self, names: list, viewer: int | None, *, piles: int):
-        self.names = names
+        self.names = usertext.names(names)  # callers may pass names as stored
         self.viewer = viewer
         self.piles = piles  # discard piles in this edition, for naming them
 
@@ -205,7 +207,7 @@ class Narrator:
 
     def _offer_text(self, terms: dict) -> str:
         parts = terms_parts(terms, self.names, self.viewer)
-        gives = parts["gives"] + ([f"a promise: “{terms['promise']}”"] if terms["promise"] else [])
+        gives = parts["gives"] + ([f"a promise: “{parts['promise']}”"] if parts["promise"] else [])
         return f"{' + '.join(gives) or 'nothing'} if the Sheriff will {' and '.join(parts['does'])}"
 
     def _offer_made(self, e):
@@ -280,7 +282,8 @@ class Narrator:
         return f"The organizer moved the game on: {done}."
 
     def _noted(self, e):
-        return e["text"] if e.get("by") == "game" else f"Organizer: {e['text']}"
+        # A game note names players as they were stored: kept on one line.
+        return one_line(e["text"]) if e.get("by") == "game" else f"Organizer: {isolate(e['text'])}"
 
     def _round_ended(self, e):
         return f"Round {e['round']} is over."

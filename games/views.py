@@ -15,7 +15,7 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import engine, links, narrate, presenters, services
+from games import engine, links, narrate, presenters, services, usertext
 from games.forms import FormError, parse_move, sent_back
 from games.models import GameEvent
 
@@ -110,7 +110,7 @@ def _consequences(seat, outcome) -> list:
     state = game.engine_state()
     events = GameEvent.objects.filter(game=game, seq__gte=outcome.since, seq__lt=outcome.version)
     projected = engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
-    names = list(game.seats.order_by("index").values_list("name", flat=True))
+    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
     return narrate.outcome_lines(
         projected, names, seat.index, piles=state.config.discard_pile_count
     )
@@ -120,7 +120,7 @@ def _show(request, seat, sent: dict | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
-    names = list(game.seats.order_by("index").values_list("name", flat=True))
+    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
     log_all = request.GET.get("log") == "all"
     events = (
         GameEvent.objects.filter(game=game)

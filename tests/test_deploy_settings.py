@@ -39,6 +39,9 @@ SCRUB = (
     "DEV_MAILBOX",
     "EMAIL_BACKEND",
     "SITE_URL",
+    # The browser suite sets it in this process (its live server runs beside
+    # Playwright); a deployment must not, and check --deploy says so.
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
 PRODUCTION = {
     "DEBUG": "0",

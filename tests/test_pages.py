@@ -332,8 +332,8 @@ def test_offers_deals_and_decisions_through_the_forms(client, game):
 
     # Cid and Dee have not spoken yet: the Sheriff waits for them (bargaining).
     html = client.get(sheriff).content.decode()
-    assert "Waiting for Cid to make an offer or say “no offer”" in html
-    assert "Waiting for Dee to make an offer or say “no offer”" in html
+    assert "Waiting for <bdi>Cid</bdi> to make an offer or say “no offer”" in html
+    assert "Waiting for <bdi>Dee</bdi> to make an offer or say “no offer”" in html
     assert not decide_buttons(html)
     for merchant in (2, 3):
         path = path_of(seat(game, merchant))
@@ -491,8 +491,10 @@ def test_a_refused_demand_is_shown_again_open_in_its_own_form(client, game):
     _, html = refused_page(client, sheriff, demands[1], gold="999", action_2="pass")
     demands = [f for f in forms_of(html) if f.move == "make_offer"]
     assert [f.value("gold") for f in demands] == ["0", "999", "0"]  # only the refused one
-    assert re.search(r'<details class="sub" open>\s*<summary>Demand from Cid</summary>', html)
-    assert not re.search(r'<details class="sub" open>\s*<summary>Demand from Ben', html)
+    assert re.search(
+        r'<details class="sub" open>\s*<summary>Demand from <bdi>Cid</bdi></summary>', html
+    )
+    assert not re.search(r'<details class="sub" open>\s*<summary>Demand from <bdi>Ben', html)
 
 
 # --- the form mapping ----------------------------------------------------------------------

@@ -122,6 +122,25 @@ def test_what_a_seat_cannot_see_never_changes_its_view_or_log(
     assert check_no_leak(state, events, seat, rnd) == []
 
 
+@quick
+@given(**game_params, stop_after=st.integers(0, 300), loads=st.integers(0, 4))
+def test_a_closed_bag_tells_the_others_nothing_of_its_size_before_the_reveal(
+    seed, agent_seed, players, edition, stop_after, loads
+):
+    """Mid-loading, with some bags closed: no seat's view or log depends on
+    whether, or with how many cards, another merchant has loaded."""
+    rnd = random.Random(agent_seed)
+    state, events, _ = _random_game(seed, rnd, players, edition, stop_after)
+    while not state.is_over() and state.phase.kind != "load":
+        state, new = apply(state, {"type": "timeout"})
+        events += new
+    for command in _simultaneous_commands(state, rnd)[:loads] if not state.is_over() else []:
+        state, new = apply(state, command, auto_advance=False)
+        events += new
+    for seat in [*range(players), None]:
+        assert check_no_leak(state, events, seat, rnd) == []
+
+
 def _simultaneous_commands(state, rnd):
     """One random command from every seat the phase still waits for."""
     agent = RandomPlayers(rnd)

@@ -7,8 +7,9 @@ returns a list of human-readable violations (empty when all is well).
 import random
 
 from . import inspection
+from .cards import LEGAL_TYPES
 from .checks import MAX_BAG, MIN_BAG
-from .game import STARTING_GOLD
+from .game import STARTING_GOLD, apply
 from .state import State
 from .views import project_event, view_for, zone_visible
 
@@ -129,7 +130,8 @@ def check_view(state: State, seat) -> list:
 def hidden_perturbation(state: State, events: list, seat, rnd: random.Random) -> State:
     """A copy of ``state`` differing only in what ``seat`` has never seen: the
     types of cards never shown to it (face-down contraband only within its own
-    stand, so public counts stay true), the deck order and the secret seed."""
+    stand, so public counts stay true), the deck order, the secret seed, and the
+    size and declaration of every other merchant's bag closed before the reveal."""
     seen = _visible_cards(state, seat)
     for event in events:
         _collect_ids(project_event(state, event, seat), seen)
@@ -153,7 +155,37 @@ def hidden_perturbation(state: State, events: list, seat, rnd: random.Random) ->
     rnd.shuffle(other.zones["deck"])
     if not state.is_over():
         other.seed = "ff" * 32
+    _reseal_bags(other, seat, rnd)
     return other
+
+
+def _reseal_bags(state: State, seat, rnd: random.Random) -> None:
+    """Load phase: refill every closed bag but ``seat``'s from its owner's hand and
+    bag together, to another size with another declaration. Who has loaded is public."""
+    if state.phase is None or state.phase.kind != "load":
+        return
+    for merchant in _loaded_others(state, seat):
+        _open_bag(state, merchant)
+        hand = state.zones[f"hand:{merchant}"]
+        bag = rnd.sample(hand, rnd.randint(MIN_BAG, min(MAX_BAG, len(hand))))
+        state.zones[f"hand:{merchant}"] = [c for c in hand if c not in bag]
+        state.zones[f"bag:{merchant}"] = bag
+        state.phase.declarations[merchant] = {
+            "declared": rnd.choice(LEGAL_TYPES),
+            "count": len(bag),
+        }
+
+
+def _loaded_others(state: State, seat) -> list:
+    declarations = state.phase.declarations
+    return [m for m in state.merchants() if m != seat and declarations[m] is not None]
+
+
+def _open_bag(state: State, merchant: int) -> None:
+    """Put a closed bag back in its owner's hand, as if never loaded."""
+    state.zones[f"hand:{merchant}"] += state.zones[f"bag:{merchant}"]
+    state.zones[f"bag:{merchant}"] = []
+    state.phase.declarations[merchant] = None
 
 
 def _collect_ids(data, ids: set) -> None:
@@ -162,7 +194,8 @@ def _collect_ids(data, ids: set) -> None:
 
 
 def check_no_leak(state: State, events: list, seat, rnd: random.Random) -> list:
-    """Changing only what ``seat`` cannot see leaves its view and log identical."""
+    """Changing only what ``seat`` cannot see leaves its view and log identical;
+    in the load phase, so does changing who else has loaded and how much."""
     other = hidden_perturbation(state, events, seat, rnd)
     problems = []
     if view_for(state, seat) != view_for(other, seat):
@@ -171,4 +204,79 @@ def check_no_leak(state: State, events: list, seat, rnd: random.Random) -> list:
         if project_event(state, event, seat) != project_event(other, event, seat):
             problems.append(f"seat {seat}'s log projection of {event['type']} leaks")
             break
+    return problems + check_sealed_loading(state, events, seat, rnd)
+
+
+# --- sealed bags: the timing of loads tells nothing of their size -------------------
+
+
+def loading_perturbation(state: State, seat, rnd: random.Random) -> tuple | None:
+    """Another course of the current load phase for every merchant but ``seat``:
+    each of them has loaded, or not yet, a bag of a random size and declaration.
+    Returns (state, {merchant: its load events}), or None outside the load phase."""
+    if state.phase is None or state.phase.kind != "load":
+        return None
+    other = state.clone()
+    for merchant in _loaded_others(other, seat):
+        _open_bag(other, merchant)
+    loads = {}
+    for merchant in other.merchants():
+        hand = other.hand(merchant)
+        if merchant == seat or not hand or rnd.random() < 1 / 3:
+            continue
+        bag = rnd.sample(hand, rnd.randint(MIN_BAG, min(MAX_BAG, len(hand))))
+        command = {
+            "type": "load_bag",
+            "seat": merchant,
+            "cards": bag,
+            "declared": rnd.choice(LEGAL_TYPES),
+            "count": len(bag),
+        }
+        # Without auto_advance the phase stays open, as before the reveal.
+        other, loads[merchant] = apply(other, command, auto_advance=False)
+    return other, loads
+
+
+def check_sealed_loading(state: State, events: list, seat, rnd: random.Random) -> list:
+    """Before the reveal, ``seat`` learns who else has closed their bag (public at
+    the table) but nothing of its size or declaration: not from its view, nor from
+    its log of a load, nor from how either changes when a bag is loaded."""
+    world = loading_perturbation(state, seat, rnd)
+    if world is None:
+        return []
+    other, other_loads = world
+    problems = []
+    if _sealed_view(view_for(state, seat)) != _sealed_view(view_for(other, seat)):
+        problems.append(f"seat {seat}'s view tells whether or how much another merchant loaded")
+    real_loads = _loads(state, events)
+    for merchant in sorted(real_loads.keys() & other_loads.keys()):
+        real = _sealed_log(state, real_loads[merchant], seat)
+        if real != _sealed_log(other, other_loads[merchant], seat):
+            problems.append(f"seat {seat}'s log of seat {merchant}'s load tells the bag")
     return problems
+
+
+def _sealed_view(view: dict) -> dict:
+    """A view without what says who has loaded: the version, the seats awaited and
+    each seat's "acted"."""
+    view = dict(view, version=None, phase=dict(view["phase"], awaiting=None))
+    view["players"] = [{k: v for k, v in p.items() if k != "acted"} for p in view["players"]]
+    return view
+
+
+def _loads(state: State, events: list) -> dict:
+    """The events of each load in the current load phase, by merchant."""
+    loads: dict = {}
+    for event in events:
+        if event["seq"] < state.phase.since:
+            continue
+        if event["type"] == "bag_loaded":
+            loads.setdefault(event["seat"], []).append(event)
+        elif event["type"] == "cards_moved" and event["reason"] == "load":
+            loads.setdefault(int(event["from"].partition(":")[2]), []).append(event)
+    return loads
+
+
+def _sealed_log(state: State, events: list, seat) -> list:
+    """The projections of one load, without their place in the log."""
+    return [dict(project_event(state, e, seat), seq=None) for e in events]

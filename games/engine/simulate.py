@@ -24,7 +24,13 @@ from .errors import EngineError
 from .events import evolve
 from .game import apply, new_game
 from .inspection import undecided
-from .invariants import check_bargaining, check_no_leak, check_state, check_view
+from .invariants import (
+    check_bargaining,
+    check_no_leak,
+    check_sealed_loading,
+    check_state,
+    check_view,
+)
 from .moves import actions
 from .table import Run, move_cards
 
@@ -237,6 +243,7 @@ def play_game(
         if steps % deep_every == 0 or state.is_over():
             seat = rnd.randrange(state.players)
             failures += check_view(state, seat) + check_view(state, None)
+            failures += check_sealed_loading(state, events, seat, rnd)  # only while loading
         if failures:
             break
     if not state.is_over():

@@ -111,7 +111,7 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
     player = {
         "seat": seat,
         "gold": state.gold[seat],
-        "hand_size": len(state.hand(seat)),
+        "hand_size": _hand_size(state, seat, viewer),
         "stand": _faces(state, legal),
         "contraband_count": len(contraband),
         "is_sheriff": seat == state.sheriff,
@@ -132,6 +132,15 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
         # Public: the table hears who offered or said "no offer" (their bag is decidable).
         player["spoken"] = seat in phase.spoken
     return player
+
+
+def _hand_size(state: State, seat: int, viewer) -> int:
+    """While bags are loaded, others see a merchant's hand as it was before: a
+    closed bag's size stays sealed until the declarations are revealed."""
+    hand = len(state.hand(seat))
+    if seat != viewer and state.phase is not None and state.phase.kind == "load":
+        return hand + len(state.bag(seat))
+    return hand
 
 
 def _phase_view(state: State) -> dict:
@@ -208,11 +217,17 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
             "to": event["to"],
             "reason": event["reason"],
             "cards": [{"id": c, "type": state.type_of(c)} for c in seen],
-            "hidden": len(event["cards"]) - len(seen),
+            # How many cards go into another seat's bag is its size: sealed.
+            "hidden": None if _into_closed_bag(event, viewer) else len(event["cards"]) - len(seen),
         }
     if kind in ("set_aside_submitted", "bag_loaded"):
         return dict(event) if viewer == event["seat"] else {**head, "seat": event["seat"]}
     raise ValueError(f"no projection for event type {kind!r}")
+
+
+def _into_closed_bag(event: dict, viewer) -> bool:
+    kind, _, owner = event["to"].partition(":")
+    return kind == "bag" and (viewer is None or str(viewer) != owner)
 
 
 def project_log(state: State, events: list, viewer: int | None) -> list:

@@ -1,0 +1,29 @@
+"""``{{ text|bdi }}``: any text that may hold player-typed words, for HTML."""
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+
+from games.usertext import FSI, PDI, isolate, one_line
+
+register = template.Library()
+
+
+@register.filter
+def bdi(text) -> str:
+    """Escaped, with each isolate (from ``usertext.isolate``) as a ``<bdi>``
+    element, which HTML mail clients honour more widely than the characters."""
+    escaped = str(conditional_escape(text))
+    return mark_safe(escaped.replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
+
+
+@register.filter
+def isolated(text) -> str:
+    """Raw user text for a plain-text template: one line, isolated if need be."""
+    return isolate(text)
+
+
+@register.filter
+def user_text(text) -> str:
+    """Raw user text (a name, a promise) on one line, in its own ``<bdi>``."""
+    return mark_safe(f"<bdi>{conditional_escape(one_line(text))}</bdi>")
