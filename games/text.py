@@ -7,8 +7,8 @@ a name display as something it is not. Such text is refused before it is saved.
 
 import unicodedata
 
-# Unicode's explicit bidi embeddings, overrides, isolates and marks.
-BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+from games.usertext import BIDI_CONTROLS  # one list: what display strips, input refuses
+
 # Control characters, and the line and paragraph separators (line breaks too).
 UNPRINTABLE = frozenset({"Cc", "Zl", "Zp"})
 
