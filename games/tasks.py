@@ -76,16 +76,15 @@ def advance_games(targets: list, at: str | None = None) -> int:
     (redoing any game that changed meanwhile)."""
     targets = [tuple(t) for t in targets]
     plans = None
-    if at is not None:
-        due = datetime.fromisoformat(at)
-        if due > timezone.now():
-            plans = services.plan_advances(targets, at=due)
-            wait = (due - timezone.now()).total_seconds()
-            time.sleep(min(max(wait, 0.0), (LOOKAHEAD + PREPARE).total_seconds()))
+    due = None if at is None else datetime.fromisoformat(at)
+    if due is not None and due > timezone.now():
+        plans = services.plan_advances(targets, at=due)
+        wait = (due - timezone.now()).total_seconds()
+        time.sleep(min(max(wait, 0.0), (LOOKAHEAD + PREPARE).total_seconds()))
     try:
         advanced = services.advance_many(targets, plans=plans)
-        if at is not None:
-            late = (timezone.now() - datetime.fromisoformat(at)).total_seconds()
+        if due is not None:
+            late = (timezone.now() - due).total_seconds()
             log.info(
                 "advanced %d of %d games %.3f s after their deadline", advanced, len(targets), late
             )

@@ -31,7 +31,6 @@ own.
 """
 
 import json
-import math
 import os
 import random
 import re
@@ -55,16 +54,12 @@ from django.utils import timezone
 from games import engine, links, services
 from games.engine.invariants import check_state
 from games.engine.simulate import RandomPlayers
+from games.management.commands.bench_deadlines import percentile
 from games.models import Game, GameEvent, OutboxEmail
 
 FAULTS = ("worker", "web", "beat", "redis", "db")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 OFFER_CHANCE = 0.15  # of an inspection move being an offer rather than the required one
-
-
-def percentile(values: list, p: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(p / 100 * len(ordered))) - 1]
 
 
 def children(pid: int) -> list:
