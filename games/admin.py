@@ -652,24 +652,17 @@ class GameEventAdmin(RecordAdmin):
 
 @admin.register(Submission)
 class SubmissionAdmin(RecordAdmin):
-    """Every move a player sent and whether it counted (not its content: a bag's
-    cards stay the player's secret)."""
+    """Every move a player made (not its content: a bag's cards stay the player's
+    secret). Refused moves changed nothing and are not kept."""
 
-    list_display = ("game", "seat", "move", "outcome", "created")
-    list_filter = ("accepted",)
+    list_display = ("game", "seat", "move", "created")
     list_select_related = ("game", "seat")
-    fields = ("game", "seat", "move", "outcome", "created")
+    fields = ("game", "seat", "move", "created")
     readonly_fields = fields
 
     @admin.display(description="Move")
     def move(self, submission):
         return organizer.label(organizer.MOVES, str(submission.command.get("type", "")))
-
-    @admin.display(description="Outcome")
-    def outcome(self, submission):
-        if submission.accepted:
-            return "Accepted"
-        return f"Refused: {submission.error_message}" if submission.error_message else "Refused"
 
 
 @admin.register(DeliveryEvent)

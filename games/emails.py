@@ -21,7 +21,7 @@ HEADLINES = {
     "your_move": "Your move",
     "deal": "Your offer was accepted",
     "decide": "Every bag can be decided now",
-    "offer": "A new offer concerns you",
+    "offer": "Offers that concern you",
     "reminder": "Reminder: your move is due soon",
     "welcome": "You have joined the game",
     "resend": "Your link to the game, sent again by the organizer",

@@ -14,7 +14,7 @@ from django.http import QueryDict
 
 from games import narrate
 from games.engine import CARD_TYPES, LEGAL_TYPES
-from games.text import has_control
+from games.text import has_control, whole_number
 
 MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
 MAX_NUMBER = 10**6
@@ -81,12 +81,7 @@ def _check_characters(post) -> None:
 
 
 def _number(raw: str) -> int | None:
-    """The value of ``raw`` written in ASCII digits, at most MAX_DIGITS of them; else
-    None. (str.isdigit and int() also take '²', Arabic-Indic or full-width digits,
-    and int() refuses a few thousand digits.)"""
-    if raw.isascii() and raw.isdigit() and len(raw) <= MAX_DIGITS:
-        return int(raw)
-    return None
+    return whole_number(raw, MAX_DIGITS)
 
 
 def _int(post, name: str, *, what: str, default: int | None = None) -> int:

@@ -147,6 +147,9 @@ class Seat(models.Model):
     autoreply_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set on a hard bounce, rejection or complaint: nothing more is sent to this address.
     undeliverable_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # How fast this seat may move (games.pacing): moves left, as counted at that time.
+    move_allowance = models.FloatField(default=0, editable=False)
+    move_allowance_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]
@@ -176,16 +179,14 @@ class GameEvent(models.Model):
 
 
 class Submission(models.Model):
-    """Every command a seat sent, keyed by the form's one-time key: a double
-    submit or a retried request finds its first result here and changes nothing."""
+    """Every move a seat made, keyed by the form's one-time key: a double submit
+    or a retried request finds it here and changes nothing. (A refused move
+    changed nothing, so it leaves no row: sent again, it is judged again.)"""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="submissions")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True)
     key = models.CharField(max_length=64)
     command = models.JSONField()
-    accepted = models.BooleanField()
-    error_code = models.CharField(max_length=40, blank=True)
-    error_message = models.CharField(max_length=300, blank=True)
     version_after = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

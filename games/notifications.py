@@ -7,7 +7,9 @@ score sheet); the game began (everyone: the table, the pace, what comes next); a
 round ended (everyone: how each bag went, who paid whom, the new Sheriff); a new
 phase began (every seat with a move to make); the bargaining is over (the
 Sheriff); a deal was struck on your offer; an offer or demand was made to you
-or about your bag.
+or about your bag. Offer emails are gathered: each waits for a quiet time after
+the latest offer concerning its reader and tells every offer since, so a seat
+has at most one waiting (see ``_gather_offers``).
 
 Besides: the organizer's notices (pause, resume, extension, cancellation) to
 every player; a game that paused itself because nobody moved, to every player
@@ -17,8 +19,11 @@ organizer's alerts and the farewell to a player who was replaced.
 
 import hashlib
 import logging
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games import bulk, emails
 from games.engine import actions
@@ -72,7 +77,8 @@ def owed(state, events: list) -> dict:
                 continue
             concerned = {offer["recipient"]} | {a["bag"] for a in offer["terms"]["sheriff"]}
             for seat in concerned - {offer["proposer"]}:
-                add(seat, OFFER, f"offer{offer_id}r{offer['revision']}")
+                # Gathered with the offers after it (_gather_offers): one per move at most.
+                add(seat, OFFER, f"offers{event['seq']}")
         elif event["type"] == "deal_made" and str(event["offer"]) in offers:
             add(offers[str(event["offer"])]["proposer"], DEAL, f"deal{event['offer']}")
     return {
@@ -99,8 +105,51 @@ def record(game: Game, state, events: list) -> list:
 
 def record_many(moves: list) -> list:
     """``record`` for several games at once: ``moves`` holds (game, seats, state,
-    events); three queries whatever their number."""
-    return save_owed(emails_owed(moves))
+    events); three queries whatever their number (plus two per offer email)."""
+    wanted = emails_owed(moves)
+    offers = [email for email in wanted if email.kind == OFFER]
+    return save_owed([email for email in wanted if email.kind != OFFER]) + _gather_offers(offers)
+
+
+def _gather_offers(wanted: list) -> list:
+    """Offer emails wait for a quiet time, and a reader has one waiting at most.
+
+    A seat already owed an offer email that is still waiting gets none more: that
+    one is put off to a quiet time after this offer (never past the longest wait
+    from its creation), and when it goes it tells every offer since the reader's
+    last email (it is rendered when sent). So a seat making and withdrawing offers
+    in a loop sends its counterpart one email, not one each. The put-off is a
+    compare-and-set on a row nobody has started sending; the outbox sweep sends
+    it when due; one due but not yet taken by a sender still tells this offer.
+    (A sender that took it first holds its row: the put-off then finds it sending,
+    and this offer gets an email of its own.)"""
+    quiet = timedelta(seconds=settings.OFFER_EMAIL_QUIET_SECONDS)
+    if not wanted or not quiet:
+        return save_owed(wanted)
+    now = timezone.now()
+    longest = timedelta(seconds=settings.OFFER_EMAIL_MAX_WAIT_SECONDS)
+    new = []
+    for email in wanted:
+        waiting = OutboxEmail.objects.filter(
+            game=email.game,
+            seat=email.seat,
+            kind=OFFER,
+            status=OutboxEmail.Status.PENDING,
+            attempts=0,  # (a retry is rendered afresh anyway)
+        )
+        found = waiting.values_list("pk", "created_at").first()
+        if found is not None:
+            pk, created = found
+            later = min(now + quiet, created + longest)
+            unstarted = OutboxEmail.objects.filter(
+                pk=pk, status=OutboxEmail.Status.PENDING, attempts=0
+            )
+            if unstarted.update(next_attempt_at=later):
+                continue
+        email.next_attempt_at = now + quiet
+        new.append(email)
+    # No task now: the outbox sweep sends each when its quiet time is over.
+    return bulk.insert_new(new, "key")
 
 
 def emails_owed(moves: list) -> list:

@@ -13,9 +13,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games import engine
 from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.engine.inspection import OFFER_LIMIT
 from games.narrate import Narrator, counted, goods, idle_for, terms_parts
 
 LOG_LINES = 40
+LOG_PAGE_LINES = 100  # the whole log is read a page at a time: a page stays small
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 # What a seat's move asks for, by phase: the preheader, the line mail apps show first.
 ASKS = {
@@ -131,6 +133,7 @@ def seat_page(
     log: list,
     log_all: bool,
     log_more: bool,
+    log_next: int | None = None,
     deadline: dict | None,
     halted: str = "",
     bargaining_until: dict | None = None,
@@ -165,11 +168,13 @@ def seat_page(
         "log": by_round(log),
         "log_all": log_all,
         "log_more": log_more,
+        "log_next": log_next,
         "keys": FormKeys(),
     }
     ctx["moves"] = {} if halted else move_forms(view, names, sent)
     ctx["confirm"] = confirmation(ctx["moves"].get("decide"), confirm)
     if "offers" in view:
+        ctx["offer_cap"] = offer_cap(view.get("offer_moves_left"), halted or ctx["over"])
         ctx["offers"] = offers(view, names, ctx["moves"], sent)
         ctx["deals"] = deals(view, names)
         ctx["opened_bags"] = [
@@ -577,6 +582,16 @@ def terms_form(
     }
 
 
+def offer_cap(left: int | None, halted) -> str:
+    """What the page says as a seat nears the most offers one may make or change in
+    an inspection (the engine's MAX_OFFER_MOVES)."""
+    if left is None or halted or left > 5:
+        return ""
+    if left == 0:
+        return OFFER_LIMIT
+    return f"You may make or change {left} more offer{'s' * (left != 1)} this inspection."
+
+
 def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> list:
     me = view["me"]["seat"]
     acceptable = forms.get("accept_offer", {})
@@ -722,6 +737,25 @@ def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple
             return lines, True
         lines.append({"seq": event["seq"], "text": text, "round": line_round})
     return lines, False
+
+
+def log_page(state, events, names: list, seat: int, first_round: int) -> tuple[list, int | None]:
+    """A page of the whole log, from events given oldest first, starting in round
+    ``first_round``: up to LOG_PAGE_LINES narrated lines, newest first (as
+    ``log_lines``), and the seq to continue after (None on the last page)."""
+    narrator = Narrator(names, seat, piles=state.config.discard_pile_count)
+    lines = []
+    current = first_round
+    for event in events:
+        if event["type"] == "round_started":
+            current = event["round"]
+        text = narrator.line(engine.project_event(state, event, seat))
+        if not text:
+            continue
+        if len(lines) == LOG_PAGE_LINES:
+            return lines[::-1], lines[-1]["seq"]
+        lines.append({"seq": event["seq"], "text": text, "round": current})
+    return lines[::-1], None
 
 
 def by_round(lines: list) -> list:

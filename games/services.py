@@ -18,7 +18,7 @@ from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import bulk, deadlines, engine, notifications
+from games import bulk, deadlines, engine, notifications, pacing
 from games.engine import EngineError
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
@@ -112,6 +112,7 @@ class Outcome:
     version: int = 0
     repeated: bool = False  # the same submission was seen before; nothing changed now
     since: int = 0  # the seq of the first event this move made (an accepted move)
+    retry_after: int = 0  # refused as too fast: the seconds to wait
 
 
 class ServiceError(Exception):
@@ -303,33 +304,46 @@ def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Ou
     """Apply a seat's command. ``version`` is the phase version the page was
     rendered for (``view["phase"]["since"]``): moves of other seats within the
     same phase do not make a page stale, a new phase does. ``key`` is the form's
-    one-time key (a repeat returns the first outcome)."""
+    one-time key: a repeat of an accepted move returns its outcome. A refused
+    move changes nothing and leaves no row (a flood of them stores nothing); the
+    same form sent again is judged again. A seat moving too fast (games.pacing)
+    is refused with ``retry_after``."""
+    now = now or timezone.now()
     with transaction.atomic():
         game = _locked(seat.game_id)
         earlier = Submission.objects.filter(game=game, key=key).first()
         if earlier is not None:
+            return Outcome(True, version=game.version, repeated=True)
+        wait = _take_a_move(seat, now)
+        if wait:
             return Outcome(
-                earlier.accepted,
-                earlier.error_code,
-                earlier.error_message,
-                game.version,
-                repeated=True,
+                False, "too_fast", pacing.too_fast_message(wait), game.version, retry_after=wait
             )
         command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
         outcome = _apply_for_seat(game, command, version, now)
-        if outcome.accepted and seat.missed_in_a_row:
+        if not outcome.accepted:
+            return outcome
+        if seat.missed_in_a_row:
             Seat.objects.filter(pk=seat.pk).update(missed_in_a_row=0)
         Submission.objects.create(
             game=game,
             seat=seat,
             key=key,
             command=command,
-            accepted=outcome.accepted,
-            error_code=outcome.code,
-            error_message=outcome.message,
             version_after=game.version,
         )
     return outcome
+
+
+def _take_a_move(seat: Seat, now) -> int:
+    """Count one move against the seat's allowance; the seconds to wait if none is
+    left. Read under the game's lock: two tabs of one seat cannot both spend it."""
+    row = Seat.objects.filter(pk=seat.pk)
+    moves, at = row.values_list("move_allowance", "move_allowance_at").get()
+    after, wait = pacing.take(pacing.Allowance(moves, at), now)
+    if after is not None:
+        row.update(move_allowance=after.moves, move_allowance_at=after.at)
+    return wait
 
 
 def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:

@@ -21,3 +21,12 @@ def has_control(text: str, allowed: str = "") -> bool:
 def unfit_for_a_name(text: str) -> bool:
     """A name is one line of visible text: no control, separator or bidi character."""
     return any(unicodedata.category(c) in UNPRINTABLE or c in BIDI_CONTROLS for c in text)
+
+
+def whole_number(raw: str, digits: int) -> int | None:
+    """The value of ``raw`` written in at most ``digits`` ASCII digits; else None.
+    (str.isdigit and int() also take '²', Arabic-Indic or full-width digits, and
+    int() refuses a few thousand digits.)"""
+    if raw.isascii() and raw.isdigit() and len(raw) <= digits:
+        return int(raw)
+    return None

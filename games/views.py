@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from games import engine, links, narrate, presenters, services, usertext
 from games.forms import FormError, parse_move, sent_back
 from games.models import GameEvent
+from games.text import whole_number
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,11 @@ def _move(request, seat):
     if outcome.code == "stale_page":  # a page from an older phase: show the current table
         messages.error(request, outcome.message)
         return redirect(request.path)
+    if outcome.code == "too_fast":
+        response = _refused(request, seat, outcome.message)
+        response.status_code = 429
+        response["Retry-After"] = str(outcome.retry_after)
+        return response
     if not outcome.accepted:
         return _refused(request, seat, outcome.message)
     done = DONE[move.command["type"]]
@@ -122,15 +128,18 @@ def _show(request, seat, sent: dict | None = None):
     view = engine.view_for(state, seat.index)
     names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
     log_all = request.GET.get("log") == "all"
-    events = (
-        GameEvent.objects.filter(game=game)
-        .order_by("-seq")
-        .values_list("data", flat=True)
-        .iterator(chunk_size=200)
-    )
-    lines, more = presenters.log_lines(
-        state, events, names, seat.index, None if log_all else presenters.LOG_LINES
-    )
+    if log_all:  # the whole log from the start, a page at a time
+        lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
+        more = False
+    else:
+        events = (
+            GameEvent.objects.filter(game=game)
+            .order_by("-seq")
+            .values_list("data", flat=True)
+            .iterator(chunk_size=200)
+        )
+        lines, more = presenters.log_lines(state, events, names, seat.index, presenters.LOG_LINES)
+        log_next = None
     context = presenters.seat_page(
         view,
         names,
@@ -138,6 +147,7 @@ def _show(request, seat, sent: dict | None = None):
         log=lines,
         log_all=log_all,
         log_more=more,
+        log_next=log_next,
         deadline=presenters.deadline(game.phase_deadline, seat.timezone),
         halted=presenters.halted(game, seat.timezone),
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
@@ -145,6 +155,25 @@ def _show(request, seat, sent: dict | None = None):
         sent=sent,
     )
     return render(request, "games/seat.html", context)
+
+
+def _log_page(game, state, names: list, seat: int, after: str | None):
+    """The page of the whole log after the event ``after`` (a seq; anything else
+    starts from the beginning)."""
+    start = whole_number(after or "", 9)
+    events = GameEvent.objects.filter(game=game).order_by("seq")
+    first_round = 0
+    if start is not None:
+        events = events.filter(seq__gt=start)
+        begun = (
+            GameEvent.objects.filter(game=game, type="round_started", seq__lte=start)
+            .order_by("-seq")
+            .values_list("data", flat=True)
+            .first()
+        )
+        first_round = begun["round"] if begun else 0
+    events = events.values_list("data", flat=True).iterator(chunk_size=200)
+    return presenters.log_page(state, events, names, seat, first_round)
 
 
 # What a refused form tells the player, by the cause Django's CSRF check found.

@@ -199,6 +199,16 @@ OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 8)
 OUTBOX_FIRST_RETRY_SECONDS = env_int("OUTBOX_FIRST_RETRY_SECONDS", 30)
 OUTBOX_SENDING_GRACE_SECONDS = env_int("OUTBOX_SENDING_GRACE_SECONDS", 120)
 
+# --- flooding ------------------------------------------------------------------------
+# A seat may make MOVES_BURST moves at once, then one per MOVES_REFILL_SECONDS
+# (games/pacing.py). The tests raise the burst: they play whole games in a second.
+MOVES_BURST = env_int("MOVES_BURST", 12)
+MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
+# Offer and demand emails wait for this quiet time after the latest offer concerning
+# their reader, and gather every offer since; never longer than OFFER_EMAIL_MAX_WAIT.
+OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
+OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
+
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -26,6 +26,13 @@ from .table import Run, move_cards, pay_debt, transfer_gold
 
 MAX_PROMISE = 500
 MAX_OPEN_OFFERS = 10
+# Offers made plus revisions, per seat and inspection: room for any real bargaining,
+# and a bound on what one seat can make the others read (each is news to them).
+MAX_OFFER_MOVES = 30
+OFFER_LIMIT = (
+    f"You have made or changed {MAX_OFFER_MOVES} offers this inspection, the most one "
+    "may. You can still accept an offer or withdraw one of yours."
+)
 ACTIONS = ("pass", "inspect")
 TERM_KEYS = ("gold", "stand_goods", "bag_goods", "promise", "sheriff")
 
@@ -48,6 +55,17 @@ def waiting_to_speak(state) -> list:
     """Merchants with an undecided bag who have neither offered nor said "no offer",
     while bargaining time lasts."""
     return [m for m in undecided(state) if not unlocked(state, m)]
+
+
+def offer_moves_left(state, seat: int) -> int:
+    """How many more offers or revisions ``seat`` may make this inspection."""
+    made = sum(o["revision"] for o in state.phase.offers.values() if o["proposer"] == seat)
+    return max(0, MAX_OFFER_MOVES - made)
+
+
+def _require_offer_moves_left(state, seat: int) -> None:
+    if not offer_moves_left(state, seat):
+        raise EngineError("offer_limit", OFFER_LIMIT)
 
 
 def _require_unlocked(state, seat: int) -> None:
@@ -165,6 +183,7 @@ def make_offer(run: Run, command: dict) -> None:
     ]
     if len(open_offers) >= MAX_OPEN_OFFERS:
         raise EngineError("too_many_offers", "Withdraw an offer before making another.")
+    _require_offer_moves_left(state, seat)
     payer = to if seat == state.sheriff else seat
     terms = _parse_terms(state, payer, seat, command.get("terms"))
     run.emit(
@@ -192,6 +211,7 @@ def _own_open_offer(state, command: dict, verb: str) -> tuple[int, dict]:
 
 def revise_offer(run: Run, command: dict) -> None:
     seat, offer = _own_open_offer(run.state, command, "change")
+    _require_offer_moves_left(run.state, seat)
     terms = _parse_terms(run.state, offer["payer"], seat, command.get("terms"))
     run.emit("offer_revised", offer=offer["id"], revision=offer["revision"] + 1, terms=terms)
 

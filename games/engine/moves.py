@@ -52,15 +52,17 @@ def _inspection_actions(state: State, result: dict) -> None:
     for seat in range(state.players):
         moves = []
         is_sheriff = seat == state.sheriff
-        if is_sheriff:
-            if decidable:
-                moves += [
-                    {"type": "pass_bag", "bags": decidable},
-                    {"type": "inspect_bag", "bags": decidable},
-                ]
+        if is_sheriff and decidable:
+            moves += [
+                {"type": "pass_bag", "bags": decidable},
+                {"type": "inspect_bag", "bags": decidable},
+            ]
+        may_offer = inspection.offer_moves_left(state, seat) > 0
+        if is_sheriff and may_offer:
             moves.append({"type": "make_offer", "to": state.merchants()})
-        else:
-            moves.append({"type": "make_offer", "to": [state.sheriff]})
+        if not is_sheriff:
+            if may_offer:
+                moves.append({"type": "make_offer", "to": [state.sheriff]})
             if seat in waiting:
                 moves.append({"type": "say_no_offer"})
         acceptable = [
@@ -71,8 +73,9 @@ def _inspection_actions(state: State, result: dict) -> None:
         if acceptable:
             moves.append({"type": "accept_offer", "offers": acceptable})
         own = [o["id"] for o in open_offers if o["proposer"] == seat]
-        if own:
+        if own and may_offer:
             moves.append({"type": "revise_offer", "offers": own})
+        if own:
             moves.append({"type": "withdraw_offer", "offers": own})
         result[seat] = {"must_act": is_sheriff, "moves": moves}
 

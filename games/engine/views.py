@@ -8,7 +8,7 @@ it cannot see, or the seed (until the game ends). ``viewer=None`` is a
 spectator, who sees only what is public.
 """
 
-from . import moves
+from . import inspection, moves
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
 from .state import State
@@ -90,6 +90,8 @@ def view_for(state: State, viewer: int | None) -> dict:
         view["deals"] = [dict(d, terms=_terms_view(state, d["terms"])) for d in phase.deals]
         view["opened_bags"] = {int(seat): list(types) for seat, types in phase.revealed.items()}
         view["bargaining_over"] = phase.bargaining_over
+        if viewer is not None:
+            view["offer_moves_left"] = inspection.offer_moves_left(state, viewer)
     if over:
         view["seed"] = state.seed
         view["scores"] = phase.scores

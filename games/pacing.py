@@ -1,0 +1,41 @@
+"""How fast one seat may move: a token bucket per seat.
+
+A seat holds up to ``MOVES_BURST`` moves and earns one back every
+``MOVES_REFILL_SECONDS``: any real turn, bargaining included, fits, while a
+seat posting in a loop is refused with the time to wait. Every move that
+reaches the game counts, a refused one too (each costs the table a lock and a
+page); a repeated form does not (it is answered from its first outcome).
+"""
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class Allowance:
+    moves: float  # moves the seat may make now (fractions are earned time)
+    at: datetime | None  # when ``moves`` was counted (None: never moved, a full bucket)
+
+
+def available(allowance: Allowance, now: datetime) -> float:
+    burst = settings.MOVES_BURST
+    if allowance.at is None:
+        return float(burst)
+    earned = max(0.0, (now - allowance.at).total_seconds()) / settings.MOVES_REFILL_SECONDS
+    return min(float(burst), allowance.moves + earned)
+
+
+def take(allowance: Allowance, now: datetime) -> tuple[Allowance | None, int]:
+    """(the allowance after one move, 0), or (None, seconds to wait) when none is left."""
+    moves = available(allowance, now)
+    if moves >= 1:
+        return Allowance(moves - 1, now), 0
+    return None, math.ceil((1 - moves) * settings.MOVES_REFILL_SECONDS)
+
+
+def too_fast_message(wait: int) -> str:
+    when = f"{wait} second{'s' if wait != 1 else ''}"
+    return f"Too many moves in a short time: nothing was done. Try again in {when}."
