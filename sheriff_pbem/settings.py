@@ -277,6 +277,13 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "filters": ["redact_seat_tokens"]},
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django gives these loggers handlers of its own (a console without the filter
+    # under DEBUG, mail_admins otherwise, runserver's request lines): none, so every
+    # record of theirs reaches the root's redacting console.
+    "loggers": {
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
+    },
 }
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)

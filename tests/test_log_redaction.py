@@ -75,6 +75,25 @@ def test_every_configured_handler_has_the_filter():
     )
 
 
+@pytest.mark.parametrize(
+    "name", ["django.request", "django.server", "django.security.csrf", "celery.app.trace"]
+)
+def test_every_handler_a_record_reaches_has_the_filter(name):
+    """Django's own loggers had handlers without it (its console under DEBUG)."""
+    logger, reached = logging.getLogger(name), []
+    while logger is not None:
+        reached += logger.handlers
+        logger = logger.parent if logger.propagate else None
+    writing = [  # not pytest's capture, nor a handler that writes nothing
+        h
+        for h in reached
+        if not type(h).__module__.startswith("_pytest") and not isinstance(h, logging.NullHandler)
+    ]
+    assert writing
+    for handler in writing:
+        assert any(isinstance(f, RedactSeatTokens) for f in handler.filters), (name, handler)
+
+
 @pytest.mark.django_db
 def test_djangos_warnings_about_a_seat_page_reach_the_console_without_the_token():
     """A refused CSRF check, a 405 and a 410 are logged by Django with the path."""
