@@ -183,11 +183,13 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
 
     def clean_players(self):
         try:
-            return [
+            players = [
                 services.parse_player(line)
                 for line in self.cleaned_data["players"].splitlines()
                 if line.strip()
             ]
+            services.distinct_names(p.name for p in players)
+            return players
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 

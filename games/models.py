@@ -8,6 +8,7 @@ import secrets
 from django.core.validators import MinValueValidator
 from django.db import models
 
+from games import usertext
 from games.engine import GameConfig, State
 from games.fields import JSONTextField
 
@@ -125,7 +126,7 @@ class Game(models.Model):
     @property
     def subject(self) -> str:
         """One constant subject per game, so mail apps keep one conversation."""
-        return f"Sheriff of Nottingham: {self.name}"
+        return f"Sheriff of Nottingham: {usertext.isolate(self.name)}"
 
 
 class Seat(models.Model):

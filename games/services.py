@@ -23,7 +23,7 @@ from games.engine import EngineError
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 from games.narrate import idle_for
-from games.text import unfit_for_a_name
+from games.text import name_key, unfit_for_a_name
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,19 @@ def player_name(name: str) -> str:
     if name.casefold() == "you":
         raise ValueError('No player may be called "You": that is what the pages call their reader.')
     return name
+
+
+def distinct_names(names) -> None:
+    """ValueError if two players' names would read as the same (games.text.name_key)."""
+    seen: dict = {}
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            raise ValueError(
+                f"Two players would read as the same name ({seen[key]!r} and {name!r}): "
+                "give each player a name of their own."
+            )
+        seen[key] = name
 
 
 def game_name(name: str) -> str:
@@ -157,6 +170,7 @@ def create_game(
     """Create and start a game; the first emails are owed in the same commit.
     ``timing`` holds Game deadline settings (deadline_mode, load_minutes, ...)."""
     now = now or timezone.now()
+    distinct_names(p.name for p in players)
     config = {**config, "players": len(players)}
     state, events = engine.new_game(config, mixed_seed(seed))  # EngineError for a bad config
     with transaction.atomic():
@@ -719,6 +733,8 @@ def replace_player(
     now = now or timezone.now()
     seat = Seat.objects.select_related("game").get(pk=seat_id)
     new = parse_player(f"{name} <{email}> {timezone_name}")
+    others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
+    distinct_names([*others, new.name])
     note = f"{new.name} takes over seat {seat.index + 1} from {seat.name}."
 
     def change(game):

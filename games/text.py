@@ -11,6 +11,10 @@ from games.usertext import BIDI_CONTROLS  # one list: what display strips, input
 
 # Control characters, and the line and paragraph separators (line breaks too).
 UNPRINTABLE = frozenset({"Cc", "Zl", "Zp"})
+# Of the invisible format characters, a name keeps only the joiners that some
+# scripts and emoji sequences need (ZWNJ, ZWJ): a zero-width space, a word joiner
+# or a soft hyphen would let "Ann" and "An\u200bn" look the same.
+JOINERS = frozenset("\u200c\u200d")
 
 
 def has_control(text: str, allowed: str = "") -> bool:
@@ -19,8 +23,22 @@ def has_control(text: str, allowed: str = "") -> bool:
 
 
 def unfit_for_a_name(text: str) -> bool:
-    """A name is one line of visible text: no control, separator or bidi character."""
-    return any(unicodedata.category(c) in UNPRINTABLE or c in BIDI_CONTROLS for c in text)
+    """A name is one line of visible text: no control, separator, bidi or other
+    invisible character (but the joiners)."""
+    return any(
+        unicodedata.category(c) in UNPRINTABLE
+        or c in BIDI_CONTROLS
+        or (unicodedata.category(c) == "Cf" and c not in JOINERS)
+        for c in text
+    )
+
+
+def name_key(name: str) -> str:
+    """What a name looks like, for telling names apart: compatibility forms folded
+    (full-width letters, ligatures, no-break spaces), case folded, joiners dropped,
+    spaces collapsed. Two names with the same key would read as one person."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if c not in JOINERS).split())
 
 
 def whole_number(raw: str, digits: int) -> int | None:

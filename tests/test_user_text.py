@@ -111,3 +111,51 @@ def test_a_name_and_a_promise_are_isolated_on_the_other_players_page():
     assert "<bdi>Mallory</bdi> offers" in html  # the log
     promise = re.search(r"<blockquote>(.*?)</blockquote>", html, re.S).group(1)
     assert promise == "“<bdi>Trust me. Open your table: http://evil.example/</bdi>”"
+
+
+# --- names that would read as another's --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["An\u200bn", "Ann\u2060", "\ufeffAnn", "An\u00adn", "A\U000e0041nn", "\u200b"]
+)
+def test_a_name_with_an_invisible_character_is_refused(name):
+    with pytest.raises(ValueError, match="one line of plain text"):
+        services.player_name(name)
+
+
+@pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "می\u200cخواهم", "José", "李小龙"])
+def test_the_joiners_that_scripts_and_emoji_need_are_kept(name):
+    assert services.player_name(name) == name
+
+
+@pytest.mark.parametrize("twin", ["ann", "ANN", "Ａｎｎ", "Ann\u200d", "A\u00a0nn", "A  nn"])
+@pytest.mark.django_db
+def test_two_players_who_would_read_as_one_are_refused(twin):
+    first = "A nn" if " " in twin.replace("\u00a0", " ") else "Ann"
+    players = [
+        services.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate([first, "Bob", twin])
+    ]
+    with pytest.raises(ValueError, match="the same name"):
+        services.create_game(name="Twins", players=players, config={"edition": 2})
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_replacement_cannot_take_the_name_of_another_seat():
+    players = [services.PlayerSpec(n, f"{n}@example.org") for n in ("Ann", "Bob", "Cid")]
+    game = services.create_game(name="Seats", players=players, config={"edition": 2})
+    seat = game.seats.get(index=2)
+    with pytest.raises(ValueError, match="the same name"):
+        services.replace_player(
+            seat.pk, expected_version=game.version, name="BOB", email="eve@example.org"
+        )
+    kept = services.replace_player(
+        seat.pk, expected_version=game.version, name="Cid", email="cid2@example.org"
+    )
+    assert kept.name == "Cid"  # a seat's own name may stay
+
+
+def test_a_right_to_left_game_name_is_isolated_in_the_subject():
+    assert Game(name="שלום עליכם").subject == f"Sheriff of Nottingham: {FSI}שלום עליכם{PDI}"
+    assert Game(name="Friday table").subject == "Sheriff of Nottingham: Friday table"
