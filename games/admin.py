@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -257,8 +258,35 @@ def _names(game: Game) -> list:
     return usertext.names(seat.name for seat in game.seats.all())
 
 
+class OwnFiltersOnly:
+    """A list is filtered by its own filters only (and ``extra_lookups``). Django
+    lets a list's address filter on any field of its model (``?state__icontains=``):
+    asked one yes-or-no question at a time, that would tell every hand and the seed
+    of a game in play to whoever can see the list."""
+
+    extra_lookups = ()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        field = lookup.split(LOOKUP_SEP, 1)[0]
+        allowed = {*self.extra_lookups, *_filter_names(self.get_list_filter(request))}
+        return field in allowed and super().lookup_allowed(lookup, value, request)
+
+
+def _filter_names(list_filter) -> set:
+    """The first field (or parameter) of each of a list's filters."""
+    names = set()
+    for item in list_filter:
+        if isinstance(item, (list, tuple)):
+            item = item[0]
+        if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+            names.add(item.parameter_name)
+        elif isinstance(item, str):
+            names.add(item.split(LOOKUP_SEP, 1)[0])
+    return names
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
     empty_value_display = organizer.NONE
     list_display = ("name", "status", "round_and_phase", "deadline", "created")
     list_filter = ("status",)
@@ -565,9 +593,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class RecordAdmin(ReadOnlyAdmin):
+class RecordAdmin(OwnFiltersOnly, ReadOnlyAdmin):
     """What happened in a game (emails, events, moves): read-only. Times are in the
-    game's deadline zone."""
+    game's deadline zone. A list can be narrowed to one game (``?game__id__exact=``)."""
+
+    extra_lookups = ("game",)
 
     list_select_related = ("game",)
     empty_value_display = organizer.NONE
@@ -673,7 +703,7 @@ class SubmissionAdmin(RecordAdmin):
 
 
 @admin.register(DeliveryEvent)
-class DeliveryEventAdmin(ReadOnlyAdmin):
+class DeliveryEventAdmin(OwnFiltersOnly, ReadOnlyAdmin):
     """What the email provider reported after taking an email: read-only."""
 
     list_display = ("received_at", "esp", "event_type", "recipient", "description")
