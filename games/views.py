@@ -143,6 +143,7 @@ def _show(request, seat, sent: dict | None = None):
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,
+        openings=presenters.record_openings(game.openings.all(), seat.timezone),
     )
     return render(request, "games/seat.html", context)
 

@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 
-from games import links
+from games import links, services
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 from tests.mailplay import deliver_pending
 from tests.test_organizer_admin import advance, fresh, load, new_game, settings_form
@@ -90,11 +90,12 @@ def admin_pages(game: Game) -> list:
                 urls.append(f"{reverse('admin:autocomplete')}?{query}&field_name={field.name}")
         for obj in model._default_manager.all()[:50]:
             urls += [admin_url(obj, view) for view in ("change", "history", "delete")]
+    urls.append(reverse("admin:games_game_open_record", args=[game.pk]))
     return urls
 
 
-def leaks(client, game: Game, urls) -> list:
-    secrets = secrets_of(game)
+def leaks(client, game: Game, urls, secrets=None) -> list:
+    secrets = secrets or secrets_of(game)
     found = []
     for url in urls:
         response = client.get(url)
@@ -154,3 +155,18 @@ def test_the_lists_own_filters_still_work(superuser, model, query):
     game = running_game(superuser)
     query = {k: (str(game.pk) if k == "game__id__exact" else v) for k, v in query.items()}
     assert superuser.get(reverse(f"admin:games_{model}_changelist"), query).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["staff", "superuser"])
+def test_once_the_game_is_over_its_record_is_open_but_no_seat_link(request, who):
+    """The check above is not empty by accident: once the game is over, the same
+    pages give the seed, the events as stored and the emails' text, and still no
+    seat's token."""
+    client = request.getfixturevalue(who)
+    game = running_game(client)
+    secrets = secrets_of(game)
+    services.cancel(game.pk, expected_version=game.version)
+    found = leaks(client, game, admin_pages(game), secrets)
+    for what in ("the seed on", "an event's raw data on", "the hand in"):
+        assert any(line.startswith(what) for line in found), what
+    assert not [line for line in found if "token" in line]
