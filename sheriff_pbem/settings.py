@@ -4,6 +4,7 @@ needed. DATABASE_URL, REDIS_URL and EMAIL_BACKEND/ANYMAIL switch to real ones.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "anymail",
     "csp",
+    "axes",
     "games",
 ]
 
@@ -78,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "games.middleware.PermissionsPolicyMiddleware",
+    # Turns a locked-out login into the lockout page (AXES_ below).
+    "axes.middleware.AxesMiddleware",
     # Last, next to the view: a request whose database connection was lost runs again.
     "games.middleware.DatabaseHiccupMiddleware",
 ]
@@ -222,9 +226,11 @@ STORAGES = {
 # ("no-referrer" makes browsers send "Origin: null", which the CSRF check refuses).
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-# X-Forwarded-Proto is believed only when a proxy in front sets it (and strips the
-# client's own): otherwise any client could claim HTTPS.
-if env_bool("TRUST_PROXY_HEADERS", False):
+# X-Forwarded-Proto (and X-Forwarded-For, for the login lockouts below) is believed only
+# when a proxy in front sets it (and strips the client's own): otherwise any client could
+# claim HTTPS, or another address.
+TRUST_PROXY_HEADERS = env_bool("TRUST_PROXY_HEADERS", False)
+if TRUST_PROXY_HEADERS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 # The health check is asked over plain HTTP from inside the container.
@@ -256,6 +262,24 @@ PERMISSIONS_POLICY = (
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
     "microphone=(), payment=(), usb=()"
 )
+
+# --- admin logins: django-axes locks out a guessed password ---------------------------
+# After AXES_FAILURE_LIMIT wrong passwords for one user name from one address, that
+# name is refused from that address (even with the right password) for the cool-off
+# time; a right password before then clears the count. `manage.py axes_reset` lifts
+# every lockout at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "sheriff_pbem.security.client_ip"
+# The failures are counted in the database; no table of every successful login.
+AXES_DISABLE_ACCESS_LOG = True
 
 # Every handler hides seat tokens (/play/<token>/) in what it writes: Django logs the
 # path of refused and failed requests (sheriff_pbem/security.py).
