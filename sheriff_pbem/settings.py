@@ -4,6 +4,7 @@ needed. DATABASE_URL, REDIS_URL and EMAIL_BACKEND/ANYMAIL switch to real ones.
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -56,6 +57,35 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Absolute base of every link in emails, e.g. https://sheriff.example.org
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 
+
+def admin_path(raw: str) -> str:
+    """ADMIN_PATH as a URL prefix, "admin/" by default: plain path segments (ASCII
+    letters, digits, - and _), never the site's root nor one of its own addresses."""
+    if not raw.strip():
+        return "admin/"
+    segments = raw.strip().strip("/").split("/")
+    if not all(re.fullmatch(r"[A-Za-z0-9_-]+", part) for part in segments):
+        raise ImproperlyConfigured(
+            f"ADMIN_PATH {raw!r} is not a path such as admin/ or organizer-7f3a/: use "
+            "letters, digits, - and _ between slashes."
+        )
+    if segments[0] in SITE_PATHS:
+        raise ImproperlyConfigured(f"ADMIN_PATH {raw!r} would hide the site's /{segments[0]}/.")
+    return "/".join(segments) + "/"
+
+
+# The first segments of the site's own addresses (sheriff_pbem/urls.py, games/urls.py).
+SITE_PATHS = frozenset({"play", "static", "anymail", "dev", "healthz"})
+
+
+# Where the organizer's admin is: ADMIN_PATH under the site, on the ADMIN_HOSTS only
+# when set (elsewhere its pages are a 404: games.middleware.AdminHostsMiddleware), and
+# ADMIN_SITE_URL as the base of the links to it in the organizer's emails (empty:
+# SITE_URL).
+ADMIN_PATH = admin_path(env_str("ADMIN_PATH"))
+ADMIN_HOSTS = env_list("ADMIN_HOSTS")
+ADMIN_SITE_URL = env_str("ADMIN_SITE_URL").rstrip("/")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -71,6 +101,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.AdminHostsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
