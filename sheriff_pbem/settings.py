@@ -309,8 +309,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
 AXES_CLIENT_IP_CALLABLE = "sheriff_pbem.security.client_ip"
-# The failures are counted in the database; no table of every successful login.
+# The failures are counted in the database; no table of every successful login, and no
+# banner in the output of every command and worker at start.
 AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 
 # Every handler hides seat tokens (/play/<token>/) in what it writes: Django logs the
 # path of refused and failed requests (sheriff_pbem/security.py).
