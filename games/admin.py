@@ -11,13 +11,23 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import deadlines, engine, organizer, services, usertext
+from games import deadlines, engine, organizer, records, services, usertext
 from games.engine import EngineError
-from games.models import DeliveryEvent, Game, GameEvent, OutboxEmail, Seat, Submission
+from games.models import (
+    DeliveryEvent,
+    Game,
+    GameEvent,
+    OutboxEmail,
+    RecordOpening,
+    Seat,
+    Submission,
+)
 
 # The Game's deadline settings, as services.create_game(timing=...) takes them.
 TIMING_FIELDS = (
@@ -239,6 +249,21 @@ class ReplacePlayerForm(forms.Form):
         return _check_zone(self.cleaned_data["timezone"])
 
 
+class OpenRecordForm(forms.Form):
+    reason = forms.CharField(
+        max_length=records.MAX_REASON,
+        label="Why do you open it?",
+        help_text='One line, shown to every player, e.g. "Ben disputes the inspection of round 3".',
+        widget=forms.TextInput(attrs={"size": 60}),
+    )
+
+    def clean_reason(self):
+        try:
+            return records.check_reason(self.cleaned_data["reason"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
 def _whole_number(raw) -> int | None:
     """A control's number in ASCII digits, short enough for any column and for a
     timedelta; else None. (int() also takes '١' and overflows both.)"""
@@ -259,8 +284,35 @@ def _names(game: Game) -> list:
     return usertext.names(seat.name for seat in game.seats.all())
 
 
+class OwnFiltersOnly:
+    """A list is filtered by its own filters only (and ``extra_lookups``). Django
+    lets a list's address filter on any field of its model (``?state__icontains=``):
+    asked one yes-or-no question at a time, that would tell every hand and the seed
+    of a game in play to whoever can see the list."""
+
+    extra_lookups = ()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        field = lookup.split(LOOKUP_SEP, 1)[0]
+        allowed = {*self.extra_lookups, *_filter_names(self.get_list_filter(request))}
+        return field in allowed and super().lookup_allowed(lookup, value, request)
+
+
+def _filter_names(list_filter) -> set:
+    """The first field (or parameter) of each of a list's filters."""
+    names = set()
+    for item in list_filter:
+        if isinstance(item, (list, tuple)):
+            item = item[0]
+        if isinstance(item, type) and issubclass(item, admin.SimpleListFilter):
+            names.add(item.parameter_name)
+        elif isinstance(item, str):
+            names.add(item.split(LOOKUP_SEP, 1)[0])
+    return names
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
     empty_value_display = organizer.NONE
     list_display = ("name", "status", "round_and_phase", "deadline", "created")
     list_filter = ("status",)
@@ -386,7 +438,7 @@ class GameAdmin(admin.ModelAdmin):
         """A finished game goes with its seats, events and emails, which cannot be
         deleted on their own: list the game only (the summary counts the rest)."""
         _, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        own = {m._meta.verbose_name for m in (GameEvent, OutboxEmail, Submission)}
+        own = {m._meta.verbose_name for m in (GameEvent, OutboxEmail, Submission, RecordOpening)}
         return [str(obj) for obj in objs], counts, perms_needed - own, protected
 
     def save_model(self, request, obj, form, change):
@@ -423,13 +475,87 @@ class GameAdmin(admin.ModelAdmin):
             self.admin_site.admin_view(self.control_view),
             name="games_game_control",
         )
-        return [control, *super().get_urls()]
+        open_record = path(
+            "<path:object_id>/open-record/",
+            self.admin_site.admin_view(self.open_record_view),
+            name="games_game_open_record",
+        )
+        return [control, open_record, *super().get_urls()]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, unquote(object_id))
+        extra_context = dict(extra_context or {})
+        if game is not None and self.has_view_or_change_permission(request, game):
+            extra_context["record"] = self._record(request, game)
         if game is not None and self.has_change_permission(request, game):
-            extra_context = {**(extra_context or {}), "controls": self._controls(game)}
+            extra_context["controls"] = self._controls(game)
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def _record(self, request, game: Game) -> dict:
+        """The "Full record" panel: the seed and the ways to the stored records
+        when they are open to this user; who opened them while the game ran."""
+        zone = game.deadline_timezone
+        until = None if records.is_over(game) else records.open_until(game, request.user)
+        is_open = records.is_over(game) or until is not None
+        only_game = f"?game__id__exact={game.pk}"
+        return {
+            "over": records.is_over(game),
+            "open": is_open,
+            "until": organizer.moment(until, zone) if until else "",
+            "seed": game.state["seed"] if is_open else "",
+            "links": [
+                (label, reverse(f"admin:games_{model}_changelist") + only_game)
+                for label, model in (
+                    ("Events as stored", "gameevent"),
+                    ("Emails as sent", "outboxemail"),
+                    ("Moves as received", "submission"),
+                )
+            ]
+            if is_open
+            else [],
+            "can_open": request.user.is_superuser and not is_open,
+            "open_url": reverse("admin:games_game_open_record", args=[game.pk]),
+            "openings": [
+                {"when": organizer.moment(o.opened_at, zone), "who": o.username, "why": o.reason}
+                for o in game.openings.all()
+            ],
+        }
+
+    def open_record_view(self, request, object_id):
+        """A superuser opens a running game's full record, for a reason the players
+        will read: GET shows the form, only a POST (CSRF-checked) opens it."""
+        if request.method not in ("GET", "POST"):
+            return HttpResponseNotAllowed(["GET", "POST"])
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        game = self.get_object(request, unquote(object_id))
+        if game is None:
+            raise Http404("No such game.")
+        back = HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        if records.is_over(game):
+            messages.info(request, "This game is over: its full record is open already.")
+            return back
+        form = OpenRecordForm(request.POST if request.method == "POST" else None)
+        if form.is_valid():
+            opening = records.open_record(game, request.user, form.cleaned_data["reason"])
+            until = organizer.moment(opening.opened_at + records.OPEN_FOR, game.deadline_timezone)
+            messages.success(
+                request,
+                f"The full record is open to you until {until}. Every player's page now "
+                "says that you opened it, when and why.",
+            )
+            return back
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Open the full record",
+            "subtitle": game.name,
+            "opts": self.opts,
+            "original": game,
+            "game": game,
+            "form": form,
+            "hours": int(records.OPEN_FOR / timedelta(hours=1)),
+        }
+        return TemplateResponse(request, "admin/games/game/open_record.html", context)
 
     def _controls(self, game: Game) -> dict:
         state = game.engine_state()
@@ -567,9 +693,26 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class RecordAdmin(ReadOnlyAdmin):
+class RecordAdmin(OwnFiltersOnly, ReadOnlyAdmin):
     """What happened in a game (emails, events, moves): read-only. Times are in the
-    game's deadline zone."""
+    game's deadline zone. A list can be narrowed to one game (``?game__id__exact=``).
+    A record's own content (``full_record_fields``) is shown only when the game's
+    full record is open to the reader (games.records)."""
+
+    extra_lookups = ("game",)
+    full_record_fields = ()
+
+    class Media:
+        css = {"all": ["games/admin-game.css"]}
+
+    def get_fields(self, request, obj=None):
+        fields = tuple(super().get_fields(request, obj))
+        if obj is not None and records.is_open(obj.game, request.user):
+            fields += self.full_record_fields
+        return fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
 
     list_select_related = ("game",)
     empty_value_display = organizer.NONE
@@ -590,7 +733,7 @@ class OutboxEmailAdmin(RecordAdmin):
     list_select_related = ("game", "seat")
     search_fields = ("to", "game__name")
     fields = (*DELIVERY, "last_error", "next_attempt", "created", "sent")
-    readonly_fields = fields
+    full_record_fields = ("body",)
 
     @admin.display(description="To")
     def recipient(self, email):
@@ -615,6 +758,10 @@ class OutboxEmailAdmin(RecordAdmin):
     def next_attempt(self, email):
         return organizer.moment(email.next_attempt_at, email.game.deadline_timezone)
 
+    @admin.display(description="Text (seat link left out)")
+    def body(self, email):
+        return _preformatted(records.email_text(email.text))
+
 
 class EventKindFilter(admin.SimpleListFilter):
     title = "what happened"
@@ -635,7 +782,7 @@ class GameEventAdmin(RecordAdmin):
     list_display = ("game", "number", "what", "created")
     list_filter = (EventKindFilter,)
     fields = ("game", "number", "what", "story", "created")
-    readonly_fields = fields
+    full_record_fields = ("recorded",)
 
     @admin.display(description="No.", ordering="seq")
     def number(self, event):
@@ -651,6 +798,10 @@ class GameEventAdmin(RecordAdmin):
         line = organizer.event_line(game.engine_state(), event.data, _names(game))
         return line or "Not in the game log."
 
+    @admin.display(description="As stored")
+    def recorded(self, event):
+        return _preformatted(records.pretty_json(event.data))
+
 
 @admin.register(Submission)
 class SubmissionAdmin(RecordAdmin):
@@ -660,15 +811,39 @@ class SubmissionAdmin(RecordAdmin):
     list_display = ("game", "seat", "move", "created")
     list_select_related = ("game", "seat")
     fields = ("game", "seat", "move", "created")
-    readonly_fields = fields
+    full_record_fields = ("received",)
 
     @admin.display(description="Move")
     def move(self, submission):
         return organizer.label(organizer.MOVES, str(submission.command.get("type", "")))
 
+    @admin.display(description="As received")
+    def received(self, submission):
+        return _preformatted(records.pretty_json(submission.command))
+
+
+@admin.register(RecordOpening)
+class RecordOpeningAdmin(RecordAdmin):
+    """Every time a superuser opened the full record of a game in play, and why."""
+
+    list_display = ("game", "opened_by", "reason", "when")
+    fields = list_display
+
+    @admin.display(description="Opened by", ordering="username")
+    def opened_by(self, opening):
+        return opening.username
+
+    @admin.display(description="When", ordering="opened_at")
+    def when(self, opening):
+        return organizer.moment(opening.opened_at, opening.game.deadline_timezone)
+
+
+def _preformatted(text: str) -> str:
+    return format_html('<pre class="record-text">{}</pre>', text)
+
 
 @admin.register(DeliveryEvent)
-class DeliveryEventAdmin(ReadOnlyAdmin):
+class DeliveryEventAdmin(OwnFiltersOnly, ReadOnlyAdmin):
     """What the email provider reported after taking an email: read-only."""
 
     list_display = ("received_at", "esp", "event_type", "recipient", "description")

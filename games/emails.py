@@ -74,6 +74,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "headline": headline,
         "preheader": halted or preheader(kind, headline, phase, deadline, outcome),
         "halted": halted,
+        "openings": presenters.record_openings(game.openings.all(), seat.timezone),
         "outcome": outcome,
         "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,

@@ -47,8 +47,10 @@ def seat_url(seat: Seat) -> str:
 
 
 def admin_url(game: Game) -> str:
-    """The game's page in the organizer's admin (it asks the organizer to log in)."""
-    return settings.SITE_URL + reverse("admin:games_game_change", args=[game.pk])
+    """The game's page in the organizer's admin (it asks the organizer to log in),
+    on the admin's own host when it has one."""
+    base = settings.ADMIN_SITE_URL or settings.SITE_URL
+    return base + reverse("admin:games_game_change", args=[game.pk])
 
 
 def resolve(token: str) -> Seat:

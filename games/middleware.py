@@ -11,6 +11,8 @@ import logging
 
 from django.conf import settings
 from django.db import OperationalError, connections
+from django.http import Http404
+from django.http.request import split_domain_port, validate_host
 from django.shortcuts import render
 
 log = logging.getLogger(__name__)
@@ -75,3 +77,28 @@ class PermissionsPolicyMiddleware:
         if self.policy:
             response.headers.setdefault("Permissions-Policy", self.policy)
         return response
+
+
+class AdminHostsMiddleware:
+    """With settings.ADMIN_HOSTS set, the admin answers on those hosts only: on any
+    other (the public site's), its address is a plain 404, as if there were no admin
+    at all. Empty, the admin answers on every allowed host."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        hosts = settings.ADMIN_HOSTS
+        if hosts and self._is_admin(request.path_info) and not self._on_admin_host(request):
+            raise Http404("No such page.")
+        return self.get_response(request)
+
+    @staticmethod
+    def _is_admin(path: str) -> bool:
+        # "/admin" too: it would only be redirected to "/admin/".
+        return (path + "/").startswith("/" + settings.ADMIN_PATH)
+
+    @staticmethod
+    def _on_admin_host(request) -> bool:
+        domain, _ = split_domain_port(request.get_host())
+        return bool(domain) and validate_host(domain, settings.ADMIN_HOSTS)

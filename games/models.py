@@ -5,8 +5,10 @@ Game state changes only through ``games.services``; the admin is read-mostly.
 
 import secrets
 
+from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 from games import usertext
 from games.engine import GameConfig, State
@@ -241,6 +243,26 @@ class OutboxEmail(models.Model):
 
     def __str__(self) -> str:
         return f"Email to {self.to} ({self.get_status_display().lower()})"
+
+
+class RecordOpening(models.Model):
+    """A superuser opened the full record of a game in play (games.records): who,
+    when and why. Kept for good, and shown on every player's page."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="openings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    # Still says who once the account is gone.
+    username = models.CharField(max_length=150)
+    reason = models.CharField(max_length=200)
+    opened_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "opened_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game} — full record opened by {self.username}"
 
 
 class DevMail(models.Model):

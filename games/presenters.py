@@ -139,10 +139,12 @@ def seat_page(
     bargaining_until: dict | None = None,
     confirm: dict | None = None,
     sent: dict | None = None,
+    openings: list = (),
 ) -> dict:
     """``confirm``: a pass/inspect the Sheriff asked for (``?decide=...&bag=...``),
     shown for confirmation before it is sent. ``sent``: a refused form as the
-    player filled it in (``forms.sent_back``), shown again in the same form."""
+    player filled it in (``forms.sent_back``), shown again in the same form.
+    ``openings``: ``record_openings``, told to every player."""
     me = view["me"]["seat"]
     first_edition = view["config"]["edition"] == engine.FIRST_EDITION
     ctx = {
@@ -164,6 +166,7 @@ def seat_page(
         "piles": piles(view),
         "deadline": None if halted else deadline,
         "halted": halted,
+        "openings": list(openings),
         "kinds_legend": KINDS_LEGEND,
         "log": by_round(log),
         "log_all": log_all,
@@ -176,6 +179,7 @@ def seat_page(
     if "offers" in view:
         ctx["offer_cap"] = offer_cap(view.get("offer_moves_left"), halted or ctx["over"])
         ctx["offers"] = offers(view, names, ctx["moves"], sent)
+        ctx["closed_offers"] = sum(not o["live"] for o in ctx["offers"])
         ctx["deals"] = deals(view, names)
         ctx["opened_bags"] = [
             {"name": names[seat], "goods": grouped(types)}
@@ -609,6 +613,8 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "revision": offer["revision"],
             "status": offer["status"],
             "open": offer["status"] == "open",
+            # Withdrawn and lapsed offers fold away: a page stays short after many.
+            "live": offer["status"] in ("open", "accepted"),
             "heading": f"{who} → {to}",
             "kind": "Demand" if is_demand else "Offer",
             "payer": "you" if offer["payer"] == me else names[offer["payer"]],
@@ -698,6 +704,13 @@ def halted(game, tz_name: str) -> str:
         when = deadline(game.paused_at, tz_name)["local"]
         return f"Paused by the organizer since {when}. No deadline runs until the game resumes."
     return ""
+
+
+def record_openings(openings, tz_name: str) -> list:
+    """Each time the organizer opened the game's full record while it was in play
+    (games.records), in the seat's zone: [{"when", "reason"}]. The reason is the
+    organizer's raw text: templates isolate it (user_text, isolated)."""
+    return [{"when": deadline(o.opened_at, tz_name)["local"], "reason": o.reason} for o in openings]
 
 
 def deadline(when, tz_name: str) -> dict | None:

@@ -8,8 +8,10 @@ page is built only from the seat's engine view and its projected log.
 """
 
 import logging
+from datetime import timedelta
 
-from django.contrib import messages
+from django.conf import settings
+from django.contrib import admin, messages
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve
 from django.views.decorators.cache import never_cache
@@ -153,6 +155,7 @@ def _show(request, seat, sent: dict | None = None):
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,
+        openings=presenters.record_openings(game.openings.all(), seat.timezone),
     )
     return render(request, "games/seat.html", context)
 
@@ -230,3 +233,17 @@ def _resolve(path: str):
         return resolve(path)
     except Resolver404:
         return None
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login refused after too many wrong passwords
+    (settings.AXES_LOCKOUT_CALLABLE): a page that says what happened and until
+    when, not an error."""
+    minutes = int(settings.AXES_COOLOFF_TIME / timedelta(minutes=1))
+    context = {
+        **admin.site.each_context(request),
+        "title": "Too many wrong passwords",
+        "attempts": settings.AXES_FAILURE_LIMIT,
+        "minutes": minutes,
+    }
+    return render(request, "admin/locked_out.html", context, status=429)

@@ -3,6 +3,7 @@
 
 - ``secret_key_problem``: why a SECRET_KEY must not sign the seat links of a real site.
 - ``RedactSeatTokens``: a logging filter taking the secret out of /play/<token>/ paths.
+- ``client_ip``: the address an admin login came from, for its lockout (django-axes).
 """
 
 import logging
@@ -73,3 +74,16 @@ class RedactSeatTokens(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info)
         return True
+
+
+def client_ip(request) -> str:
+    """The address a request came from. Behind a proxy (settings.TRUST_PROXY_HEADERS)
+    every request comes from the proxy, which appends the address it saw to
+    X-Forwarded-For: that last entry is the client's (the ones before it are the
+    client's own claims)."""
+    from django.conf import settings
+
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if getattr(settings, "TRUST_PROXY_HEADERS", False) and forwarded.strip():
+        return forwarded.split(",")[-1].strip()
+    return request.META.get("REMOTE_ADDR", "")

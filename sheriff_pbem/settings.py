@@ -4,6 +4,8 @@ needed. DATABASE_URL, REDIS_URL and EMAIL_BACKEND/ANYMAIL switch to real ones.
 """
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -55,6 +57,35 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Absolute base of every link in emails, e.g. https://sheriff.example.org
 SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
 
+
+def admin_path(raw: str) -> str:
+    """ADMIN_PATH as a URL prefix, "admin/" by default: plain path segments (ASCII
+    letters, digits, - and _), never the site's root nor one of its own addresses."""
+    if not raw.strip():
+        return "admin/"
+    segments = raw.strip().strip("/").split("/")
+    if not all(re.fullmatch(r"[A-Za-z0-9_-]+", part) for part in segments):
+        raise ImproperlyConfigured(
+            f"ADMIN_PATH {raw!r} is not a path such as admin/ or organizer-7f3a/: use "
+            "letters, digits, - and _ between slashes."
+        )
+    if segments[0] in SITE_PATHS:
+        raise ImproperlyConfigured(f"ADMIN_PATH {raw!r} would hide the site's /{segments[0]}/.")
+    return "/".join(segments) + "/"
+
+
+# The first segments of the site's own addresses (sheriff_pbem/urls.py, games/urls.py).
+SITE_PATHS = frozenset({"play", "static", "anymail", "dev", "healthz"})
+
+
+# Where the organizer's admin is: ADMIN_PATH under the site, on the ADMIN_HOSTS only
+# when set (elsewhere its pages are a 404: games.middleware.AdminHostsMiddleware), and
+# ADMIN_SITE_URL as the base of the links to it in the organizer's emails (empty:
+# SITE_URL).
+ADMIN_PATH = admin_path(env_str("ADMIN_PATH"))
+ADMIN_HOSTS = env_list("ADMIN_HOSTS")
+ADMIN_SITE_URL = env_str("ADMIN_SITE_URL").rstrip("/")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -64,11 +95,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "anymail",
     "csp",
+    "axes",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.AdminHostsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,6 +111,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "games.middleware.PermissionsPolicyMiddleware",
+    # Turns a locked-out login into the lockout page (AXES_ below).
+    "axes.middleware.AxesMiddleware",
     # Last, next to the view: a request whose database connection was lost runs again.
     "games.middleware.DatabaseHiccupMiddleware",
 ]
@@ -232,9 +267,11 @@ STORAGES = {
 # ("no-referrer" makes browsers send "Origin: null", which the CSRF check refuses).
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-# X-Forwarded-Proto is believed only when a proxy in front sets it (and strips the
-# client's own): otherwise any client could claim HTTPS.
-if env_bool("TRUST_PROXY_HEADERS", False):
+# X-Forwarded-Proto (and X-Forwarded-For, for the login lockouts below) is believed only
+# when a proxy in front sets it (and strips the client's own): otherwise any client could
+# claim HTTPS, or another address.
+TRUST_PROXY_HEADERS = env_bool("TRUST_PROXY_HEADERS", False)
+if TRUST_PROXY_HEADERS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 # The health check is asked over plain HTTP from inside the container.
@@ -266,6 +303,26 @@ PERMISSIONS_POLICY = (
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
     "microphone=(), payment=(), usb=()"
 )
+
+# --- admin logins: django-axes locks out a guessed password ---------------------------
+# After AXES_FAILURE_LIMIT wrong passwords for one user name from one address, that
+# name is refused from that address (even with the right password) for the cool-off
+# time; a right password before then clears the count. `manage.py axes_reset` lifts
+# every lockout at once.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
+AXES_CLIENT_IP_CALLABLE = "sheriff_pbem.security.client_ip"
+# The failures are counted in the database; no table of every successful login, and no
+# banner in the output of every command and worker at start.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
 
 # Every handler hides seat tokens (/play/<token>/) in what it writes: Django logs the
 # path of refused and failed requests (sheriff_pbem/security.py).

@@ -15,7 +15,7 @@ def healthz(request):
 
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", healthz, name="healthz"),
     # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
     path("anymail/", include("anymail.urls")),

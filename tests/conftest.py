@@ -18,5 +18,5 @@ def organizer(client):
     from django.contrib.auth.models import User
 
     User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(User.objects.get(username="org"))
     return client

@@ -352,15 +352,22 @@ def test_refused_links_say_why(phone):
     assert "replaced" in text
 
 
-def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
+def organizer_desk(chromium, site, prefix: str) -> Phone:
+    """A superuser, logged in to the admin at a desktop's size."""
     get_user_model().objects.create_superuser("organizer", "org@example.org", "a long passphrase")
-    desk = Phone(chromium, site, viewport=DESKTOP, prefix="admin-")
+    desk = Phone(chromium, site, viewport=DESKTOP, prefix=prefix)
     page = desk.page
     page.goto("/admin/")
     page.fill("input[name=username]", "organizer")
     page.fill("input[name=password]", "a long passphrase")
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(re.compile(r"/admin/$"))
+    return desk
+
+
+def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
+    desk = organizer_desk(chromium, site, "admin-")
+    page = desk.page
     desk.check("index")
     page.goto("/admin/games/game/add/")
     desk.check("add-game")
@@ -409,3 +416,84 @@ def test_the_home_page_and_the_dev_mailbox_fit_a_phone(phone):
     with phone.page.expect_download() as download:
         phone.page.get_by_role("link", name="deadline.ics").click()
     assert download.value.suggested_filename == "deadline.ics"
+
+
+def test_a_seat_that_floods_is_capped_then_slowed_and_the_whole_log_pages(phone, settings):
+    from games import links
+    from games.engine.inspection import MAX_OFFER_MOVES
+
+    game = new_game(["Ann", "Ben", "Cid", "Dee"], edition=2)
+    services.advance(game.pk, force=True)  # the market's defaults
+    services.advance(game.pk, force=True)  # the loading's defaults
+    ben, cid = game.seats.get(index=1), game.seats.get(index=2)
+    for seat in (cid, ben):  # made and withdrawn through the service, to near the cap
+        for i in range(MAX_OFFER_MOVES - (2 if seat == ben else 0)):
+            since = Game.objects.get(pk=game.pk).engine_state().phase.since
+            terms = {"gold": 1, "sheriff": [{"bag": seat.index, "action": "pass"}]}
+            make = {"type": "make_offer", "to": 0, "terms": terms}
+            assert services.submit(seat, make, version=since, key=f"{seat.pk}m{i}").accepted
+            offer = Game.objects.get(pk=game.pk).engine_state().phase.next_offer - 1
+            withdraw = {"type": "withdraw_offer", "offer": offer}
+            assert services.submit(seat, withdraw, version=since, key=f"{seat.pk}w{i}").accepted
+    phone.open(links.seat_url(ben), "offer-cap-near")
+    assert "You may make or change 2 more offers" in phone.page.inner_text("section.negotiate")
+    for gold in ("2", "3"):
+        offer = phone.page.locator("section.negotiate form").first
+        offer.locator("input[name=gold]").fill(gold)
+        offer.get_by_role("button", name="Send the offer").click()
+        phone.submitted(expect="offer is on the table")
+    phone.check("offer-cap-reached")
+    assert "the most one may" in phone.page.inner_text("section.negotiate")
+    assert not phone.move_form("make_offer").count()
+
+    # One more move is allowed, then the next is refused with the time to wait.
+    settings.MOVES_BURST, settings.MOVES_REFILL_SECONDS = 1, 60
+    phone.move_form("withdraw_offer").first.get_by_role("button", name="Withdraw").click()
+    phone.submitted(expect="withdrawn")
+    statuses = []
+    page = phone.page
+    page.on("response", lambda r: statuses.append(r.status))
+    phone.move_form("withdraw_offer").first.get_by_role("button", name="Withdraw").click()
+    page.wait_for_load_state()
+    assert 429 in statuses
+    phone.console_errors = [e for e in phone.console_errors if "429" not in e]
+    assert "Try again in 60 seconds" in page.inner_text(".messages")
+    phone.check("too-fast")
+
+    # The whole log, from the start, a page at a time.
+    page.get_by_role("link", name="Show the whole log, from the start").click()
+    page.wait_for_load_state()
+    phone.check("whole-log")
+    assert page.locator("section.log li").count() == 100
+    assert "The game begins" in page.locator("section.log li").first.inner_text()
+    page.get_by_role("link", name="Show the next lines").click()
+    page.wait_for_load_state()
+    phone.check("whole-log-next")
+    assert 0 < page.locator("section.log li").count() <= 100
+
+
+def test_the_organizer_who_plays_sees_no_secret_until_opening_the_record(chromium, site):
+    from games import links
+
+    game = new_game(["Ann", "Ben", "Cid"], edition=2)
+    state = game.engine_state()
+    desk = organizer_desk(chromium, site, "record-")
+    page = desk.page
+    page.goto(f"/admin/games/game/{game.pk}/change/")
+    desk.check("game-running")
+    assert state.seed not in page.content() and "/play/" not in page.content()
+    page.get_by_role("link", name="Open the full record…").click()
+    page.wait_for_load_state()
+    desk.check("open-record-form")
+    page.fill("textarea[name=reason], input[name=reason]", "Ben says his hand was dealt twice")
+    page.get_by_role("button", name="Open the full record").click()
+    page.wait_for_load_state()
+    desk.check("record-open")
+    assert state.seed in page.content()
+    desk.close()
+    player = Phone(chromium, site, prefix="record-player-")
+    player.open(links.seat_url(game.seats.get(index=1)), "told")
+    told = player.page.inner_text("#record-openings")
+    assert "The organizer opened this game's full record on" in told
+    assert "Ben says his hand was dealt twice" in told
+    player.close()

@@ -39,6 +39,11 @@ SCRUB = (
     "DEV_MAILBOX",
     "EMAIL_BACKEND",
     "SITE_URL",
+    "ADMIN_HOSTS",
+    "ADMIN_PATH",
+    "ADMIN_SITE_URL",
+    "AXES_FAILURE_LIMIT",
+    "AXES_COOLOFF_MINUTES",
     # The browser suite sets it in this process (its live server runs beside
     # Playwright); a deployment must not, and check --deploy says so.
     "DJANGO_ALLOW_ASYNC_UNSAFE",

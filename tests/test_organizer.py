@@ -66,7 +66,7 @@ def test_creategame_refuses_bad_input_clearly(players, message):
 
 def test_the_admin_creates_and_starts_a_game(client):
     User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(User.objects.get(username="org"))
     response = client.post(
         "/admin/games/game/add/",
         {
@@ -177,7 +177,7 @@ ADMIN_GAME = {
 
 def test_the_admin_add_form_takes_deadline_settings(client):
     User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(User.objects.get(username="org"))
     form = client.get("/admin/games/game/add/").content.decode()
     assert 'name="deadline_mode"' in form
     assert re.search(r'<input type="checkbox" name="advance_early"[^>]* checked>', form)
@@ -205,7 +205,7 @@ def test_the_admin_add_form_takes_deadline_settings(client):
 )
 def test_the_admin_add_form_refuses_bad_deadline_settings(client, change, message):
     User.objects.create_superuser("org", "org@example.org", "pw")
-    client.login(username="org", password="pw")
+    client.force_login(User.objects.get(username="org"))
     response = client.post("/admin/games/game/add/", {**ADMIN_GAME, **change})
     assert response.status_code == 200 and message in response.content.decode()
     assert not Game.objects.exists()

@@ -193,7 +193,7 @@ def test_get_on_the_control_url_changes_nothing(organizer, game):
 
 def test_a_non_staff_user_is_refused(client, game):
     User.objects.create_user("mallory", "m@example.org", "pw")
-    client.login(username="mallory", password="pw")
+    client.force_login(User.objects.get(username="mallory"))
     response = client.post(
         control_url(game), {"action": "cancel", "version": game.version, "confirm": "1"}
     )
@@ -204,7 +204,7 @@ def test_a_non_staff_user_is_refused(client, game):
 def test_staff_without_the_change_permission_is_refused(client, game):
     user = User.objects.create_user("viewer", "v@example.org", "pw", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="view_game"))
-    client.login(username="viewer", password="pw")
+    client.force_login(User.objects.get(username="viewer"))
     response = client.post(control_url(game), {"action": "pause", "version": game.version})
     assert response.status_code == 403
     assert fresh(game).paused_at is None
@@ -217,7 +217,7 @@ def test_a_post_without_the_csrf_token_is_refused(game):
 
     User.objects.create_superuser("org", "org@example.org", "pw")
     strict = Client(enforce_csrf_checks=True)
-    strict.login(username="org", password="pw")
+    strict.force_login(User.objects.get(username="org"))
     response = strict.post(control_url(game), {"action": "pause", "version": game.version})
     assert response.status_code == 403
     assert fresh(game).paused_at is None
