@@ -61,7 +61,7 @@ def test_random_full_games_keep_every_invariant(edition, players):
 def _random_game(seed: str, rnd: random.Random, players: int, edition: int, stop_after: int):
     """Play up to ``stop_after`` accepted commands; return (state, events, commands)."""
     state, events = new_game(GameConfig(players=players, edition=edition, royal_goods=True), seed)
-    agent, commands = RandomPlayers(rnd), []
+    agent, commands = RandomPlayers(rnd, every_choice=True), []
     while not state.is_over() and len(commands) < stop_after:
         command = agent.command(state)
         try:

@@ -1271,3 +1271,101 @@ def test_R61_who_spoke_is_public_and_only_merchants_waited_for_may_say_no_offer(
     assert {"type": "say_no_offer"} not in actions_of(state, SHERIFF)
     state = do(state, "end_bargaining")
     assert {"type": "say_no_offer"} not in actions_of(state, 1)  # nothing left to unlock
+
+
+# --- 1st edition: the Sheriff orders confiscated goods (decisions: "1st edition: confiscated
+# goods"). 1st ed, If The Sheriff Inspects: 'The Sheriff takes all of those Goods and places
+# them on one of the discard piles, in any order he chooses.' The last card placed is the top,
+# the card the next merchant may draw first.
+
+SMUGGLER = {
+    1: (["chicken"], "chicken"),
+    2: (["apples"], "apples"),
+    3: (["apples", "crossbow", "pepper", "silk"], "apples"),
+}
+
+
+def _top_types(state, pile: int, count: int = 3) -> list:
+    """The top ``count`` cards of a discard pile, top first."""
+    return [state.type_of(c) for c in state.zones[f"discard:{pile}"][::-1][:count]]
+
+
+@pytest.mark.parametrize(
+    ("order", "top_first"),
+    [
+        (None, ["pepper", "silk", "crossbow"]),
+        ("lowest_on_top", ["pepper", "silk", "crossbow"]),
+        ("highest_on_top", ["crossbow", "silk", "pepper"]),
+        (["pepper", "crossbow", "silk"], ["silk", "crossbow", "pepper"]),
+        (["silk"], ["silk", "pepper", "crossbow"]),
+    ],
+)
+def test_R62_sheriff_chooses_the_order_of_confiscated_goods(order, top_first):
+    """1st ed: '... places them on one of the discard piles, in any order he chooses.' Unsaid,
+    the order is lowest value on top; a ranking puts the kinds it lists above the others,
+    the last listed on top."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    chosen = {} if order is None else {"order": order}
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=3, pile=1, **chosen)
+    assert _top_types(state, 1) == top_first
+    assert types_in(state, "stand:3") == ["apples"]
+    assert state.gold[3] == 50 - 12
+
+
+def test_R63_an_order_that_is_not_one_is_refused():
+    state = to_inspection(start(edition=1), SMUGGLER)
+    command = {"type": "inspect_bag", "seat": SHERIFF, "bag": 3, "pile": 0}
+    for order in ("random", ["pepper", "pepper"], ["dragon"], 3, {"pepper": 1}):
+        refused(state, {**command, "order": order}, "bad_order")
+    # A merchant does not choose where or how confiscated goods go.
+    offering = {"type": "make_offer", "seat": 1, "to": SHERIFF}
+    inspecting = {"bag": 3, "action": "inspect", "order": "highest_on_top"}
+    refused(state, {**offering, "terms": {"sheriff": [inspecting]}}, "bad_command")
+
+
+def test_R64_the_sheriff_orders_the_goods_confiscated_by_every_deal_he_accepts():
+    """'Every command by which the Sheriff inspects takes the pile and the order': accepting a
+    deal whose action inspects a bag takes them too."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    state, bribe = offer(state, 1, SHERIFF, gold=5, passes=[1], inspects=[3])
+    state = do(
+        state,
+        "accept_offer",
+        seat=SHERIFF,
+        offer=bribe,
+        revision=1,
+        pile=0,
+        order="highest_on_top",
+    )
+    assert _top_types(state, 0) == ["crossbow", "silk", "pepper"]
+
+
+def test_R65_a_demand_accepted_by_a_merchant_stacks_as_the_sheriff_said_or_lowest_on_top():
+    """Decisions: 'When an inspection is triggered by someone else accepting a deal, the
+    Sheriff's default order applies: lowest value on top' — unless his demand said otherwise."""
+    for given, top_first in ((None, ["pepper", "silk", "crossbow"]), ("highest_on_top", None)):
+        state = to_inspection(start(edition=1), SMUGGLER)
+        action = {"bag": 3, "action": "inspect", "pile": 1}
+        if given:
+            action["order"] = given
+        demand = {"gold": 4, "sheriff": [{"bag": 1, "action": "pass"}, action]}
+        state = do(state, "make_offer", seat=SHERIFF, to=1, terms=demand)
+        state = accept(state, 1, 1)
+        assert _top_types(state, 1) == (top_first or ["crossbow", "silk", "pepper"])
+
+
+@pytest.mark.parametrize(("order", "drawn"), [(None, "pepper"), ("highest_on_top", "crossbow")])
+def test_R66_the_confiscation_order_decides_the_next_market_draw(order, drawn):
+    """1st ed, Market: a merchant may draw 'from the top of either discard pile'. The Sheriff's
+    order — not the smuggler's loading order — decides what the next merchant can take."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    chosen = {} if order is None else {"order": order}
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=3, pile=1, **chosen)
+    # Round 2: Sheriff 1; the market starts at his left, with seat 2.
+    assert (state.round, state.phase.kind, state.phase.seat) == (2, "market_turn", 2)
+    top = state.zones["discard:1"][-1]
+    assert state.type_of(top) == drawn
+    state = do(state, "market_turn", seat=2, cards=state.hand(2)[:1], draws=["discard:1"], pile=0)
+    assert top in state.hand(2)

@@ -28,6 +28,15 @@ MAX_PROMISE = 500
 MAX_OPEN_OFFERS = 10
 ACTIONS = ("pass", "inspect")
 TERM_KEYS = ("gold", "stand_goods", "bag_goods", "promise", "sheriff")
+# How the Sheriff stacks confiscated goods on the discard pile (1st edition: the next
+# merchant may draw them from its top). A list of card type names is a ranking: the
+# last listed ends on top. The default, whenever the Sheriff did not say, puts the
+# least useful card for the next merchant on top.
+LOWEST_ON_TOP = "lowest_on_top"
+HIGHEST_ON_TOP = "highest_on_top"
+ORDERS = (LOWEST_ON_TOP, HIGHEST_ON_TOP)
+DEFAULT_ORDER = LOWEST_ON_TOP
+_TABLE_ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 
 
 # --- reading the phase ----------------------------------------------------------
@@ -123,9 +132,13 @@ def _parse_terms(state, payer: int, proposer: int, terms) -> dict:
     for action in actions:
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
             raise EngineError("bad_command", "Each Sheriff action is 'pass' or 'inspect' a bag.")
-        if "pile" in action and (proposer != state.sheriff or action["action"] != "inspect"):
+        chooses = ("pile" in action or "order" in action) and (
+            proposer != state.sheriff or action["action"] != "inspect"
+        )
+        if chooses:
             raise EngineError(
-                "bad_command", "Only the Sheriff chooses the pile for confiscated goods."
+                "bad_command",
+                "Only the Sheriff chooses the pile and the order of confiscated goods.",
             )
         bag = action.get("bag")
         if not checks.is_int(bag) or bag not in state.merchants() or bag in seen:
@@ -135,16 +148,72 @@ def _parse_terms(state, payer: int, proposer: int, terms) -> dict:
         seen.add(bag)
         if "pile" in action:
             _discard_pile(state, action["pile"])
+        if "order" in action:
+            parse_order(action["order"])
     return {
         "gold": gold,
         "stand_goods": stand_goods,
         "bag_goods": {t: bag_goods[t] for t in sorted(bag_goods)},
         "promise": promise,
         "sheriff": [
-            {"bag": a["bag"], "action": a["action"], **({"pile": a["pile"]} if "pile" in a else {})}
+            {
+                "bag": a["bag"],
+                "action": a["action"],
+                **{
+                    key: parse_order(a[key]) if key == "order" else a[key]
+                    for key in _CHOICES
+                    if key in a
+                },
+            }
             for a in actions
         ],
     }
+
+
+_CHOICES = ("pile", "order")  # what the Sheriff may add to an inspect action of his demand
+
+
+def parse_order(value) -> str | list:
+    """The order of confiscated goods: ``"lowest_on_top"`` (the default),
+    ``"highest_on_top"``, or a ranking of card type names, the last listed on top."""
+    if value is None:
+        return DEFAULT_ORDER
+    if isinstance(value, str) and value in ORDERS:
+        return value
+    if (
+        isinstance(value, list)
+        and all(isinstance(t, str) and t in CARD_TYPES for t in value)
+        and len(set(value)) == len(value)
+    ):
+        return list(value)
+    raise EngineError(
+        "bad_order",
+        "Order confiscated goods lowest value on top, highest value on top, "
+        "or as a list of kinds of goods (the last listed on top).",
+    )
+
+
+def stacking(state, cards: list, order) -> list:
+    """``cards`` in the order they go onto the pile (the last ends on top).
+    By value: ties by card-table order, then id. A ranking places the kinds it
+    lists above the others (which keep the default order), the last listed on top."""
+
+    def by_value(c):
+        kind = state.type_of(c)
+        return (card(kind).value, _TABLE_ORDER[kind], c)
+
+    rising = sorted(cards, key=by_value)  # lowest value first
+    if order == HIGHEST_ON_TOP:
+        return rising
+    falling = rising[::-1]
+    if order == LOWEST_ON_TOP:
+        return falling
+    rank = {kind: i for i, kind in enumerate(order)}
+    unlisted = [c for c in falling if state.type_of(c) not in rank]
+    listed = sorted(
+        (c for c in cards if state.type_of(c) in rank), key=lambda c: (rank[state.type_of(c)], c)
+    )
+    return unlisted + listed
 
 
 # --- negotiation commands ------------------------------------------------------------
@@ -225,8 +294,11 @@ def accept_offer(run: Run, command: dict) -> None:
             raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
         if action["bag"] != payer:  # the payer spoke for their own bag by dealing
             _require_unlocked(state, action["bag"])
-    # The Sheriff chooses where confiscated goods go: in his acceptance, or in his demand.
-    sheriff_pile = _discard_pile(state, command.get("pile", 0)) if seat == state.sheriff else None
+    # The Sheriff chooses where and how confiscated goods go: in his acceptance, or in
+    # his demand (when a merchant accepts it; unsaid, the defaults).
+    chosen = None
+    if seat == state.sheriff:
+        chosen = (_discard_pile(state, command.get("pile", 0)), parse_order(command.get("order")))
 
     run.emit(
         "deal_made",
@@ -243,8 +315,8 @@ def accept_offer(run: Run, command: dict) -> None:
         if action["action"] == "pass":
             _pass(run, action["bag"], deal=offer["id"])
         else:
-            pile = action.get("pile", 0) if sheriff_pile is None else sheriff_pile
-            _inspect(run, action["bag"], pile, deal=offer["id"])
+            pile, order = chosen or (action.get("pile", 0), action.get("order", DEFAULT_ORDER))
+            _inspect(run, action["bag"], pile, order, deal=offer["id"])
     end_if_all_decided(run)
 
 
@@ -282,7 +354,8 @@ def inspect_bag(run: Run, command: dict) -> None:
     bag = _require_undecided_bag(state, command)
     _require_unlocked(state, bag)
     pile = _discard_pile(state, command.get("pile", 0))
-    _inspect(run, bag, pile, deal=None)
+    order = parse_order(command.get("order"))
+    _inspect(run, bag, pile, order, deal=None)
     end_if_all_decided(run)
 
 
@@ -333,7 +406,7 @@ def _pass(run: Run, seat: int, deal) -> None:
     _settle_bag_goods(run, seat, cards)
 
 
-def _inspect(run: Run, seat: int, pile: int, deal) -> None:
+def _inspect(run: Run, seat: int, pile: int, order, deal) -> None:
     _lapse_offers_on(run, seat)
     state = run.state
     cards = list(state.bag(seat))
@@ -353,7 +426,8 @@ def _inspect(run: Run, seat: int, pile: int, deal) -> None:
     move_cards(run, truthful, f"bag:{seat}", f"stand:{seat}", "inspected", reveal=True)
     if confiscated:
         target = f"discard:{pile if state.config.edition == FIRST_EDITION else 0}"
-        move_cards(run, confiscated, f"bag:{seat}", target, "confiscated", reveal=True)
+        stacked = stacking(state, confiscated, order)
+        move_cards(run, stacked, f"bag:{seat}", target, "confiscated", reveal=True)
         fine = sum(card(state.type_of(c)).penalty for c in confiscated)
         pay_debt(run, seat, state.sheriff, fine, "fine")
     else:

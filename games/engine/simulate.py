@@ -42,10 +42,16 @@ LOCKED_BAG_CHANCE = 0.3
 
 
 class RandomPlayers:
-    """Chooses a random command among the moves ``actions`` offers."""
+    """Chooses a random command among the moves ``actions`` offers.
 
-    def __init__(self, rnd: random.Random):
+    ``every_choice``: also make the choices no seat page offers yet — the order of
+    confiscated goods, and the pile and order in a Sheriff's demand. The simulator and
+    the property tests use them all; the fault drill (``manage.py chaos``) plays through
+    the pages' forms, so it leaves them to their defaults."""
+
+    def __init__(self, rnd: random.Random, every_choice: bool = False):
         self.rnd = rnd
+        self.every_choice = every_choice
 
     def command(self, state) -> dict:
         rnd = self.rnd
@@ -121,6 +127,10 @@ class RandomPlayers:
                 {"bag": b, "action": rnd.choice(["pass", "pass", "inspect"])} for b in chosen
             ],
         }
+        if proposer != payer and self.every_choice:  # where and how confiscated goods go
+            for action in terms["sheriff"]:
+                if action["action"] == "inspect" and rnd.random() < 0.5:
+                    action.update(pile=self._pile(state), **self._order())
         if rnd.random() < 0.3 and (proposer == payer or rnd.random() < 0.5):
             legal = [c for c in state.stand(payer) if CARD_TYPES[state.type_of(c)].is_legal]
             terms["stand_goods"] = self._some(legal, 0, 3)
@@ -154,7 +164,13 @@ class RandomPlayers:
 
     def accept_offer(self, state, seat, move):
         choice = self.rnd.choice(move["offers"])
-        return {"type": "accept_offer", "seat": seat, "pile": self._pile(state), **choice}
+        return {
+            "type": "accept_offer",
+            "seat": seat,
+            "pile": self._pile(state),
+            **self._order(),
+            **choice,
+        }
 
     def say_no_offer(self, state, seat, move):
         return {"type": "say_no_offer", "seat": seat}
@@ -170,10 +186,28 @@ class RandomPlayers:
 
     def inspect_bag(self, state, seat, move):
         bag = self._bag(state, move)
-        return {"type": "inspect_bag", "seat": seat, "bag": bag, "pile": self._pile(state)}
+        return {
+            "type": "inspect_bag",
+            "seat": seat,
+            "bag": bag,
+            "pile": self._pile(state),
+            **self._order(),
+        }
 
     def _pile(self, state) -> int:
         return self.rnd.randrange(state.config.discard_pile_count)
+
+    def _order(self) -> dict:
+        """How confiscated goods are stacked: unsaid, a policy, or a ranking of kinds."""
+        rnd = self.rnd
+        if not self.every_choice:
+            return {}
+        pick = rnd.random()
+        if pick < 0.4:
+            return {}
+        if pick < 0.7:
+            return {"order": rnd.choice(["lowest_on_top", "highest_on_top"])}
+        return {"order": rnd.sample(list(CARD_TYPES), rnd.randint(1, 4))}
 
     def junk(self, state) -> dict:
         rnd = self.rnd
@@ -220,7 +254,7 @@ def play_game(
     shadow = None  # the state rebuilt from JSON round-tripped events, step by step
     for event in events:
         shadow = evolve(shadow, json.loads(json.dumps(event)))
-    players = RandomPlayers(rnd)
+    players = RandomPlayers(rnd, every_choice=True)
     steps = refused = 0
     while not state.is_over() and steps < MAX_STEPS:
         steps += 1
