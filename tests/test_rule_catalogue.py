@@ -7,10 +7,12 @@ guide/rules-decisions.md. Seats are numbered clockwise; seat 0 is the first
 Sheriff, so merchants 1, 2, 3 act in that order.
 """
 
+import random
 from collections import Counter
 
 import pytest
 from builders import (
+    SEED,
     accept,
     do,
     do_events,
@@ -29,16 +31,23 @@ from builders import (
     to_inspection,
     to_load_phase,
     types_in,
+    with_deputies,
 )
 
 from games.engine import (
+    EngineError,
     GameConfig,
     actions,
     apply,
+    awaiting,
     default_commands,
+    inspection,
+    new_game,
     project_event,
     view_for,
 )
+from games.engine.invariants import check_no_leak, check_state, check_view
+from games.engine.rng import shuffled
 from games.engine.scoring import legal_counts, score_sheets
 
 SHERIFF = 0
@@ -1369,3 +1378,324 @@ def test_R66_the_confiscation_order_decides_the_next_market_draw(order, drawn):
     assert state.type_of(top) == drawn
     state = do(state, "market_turn", seat=2, cards=state.hand(2)[:1], draws=["discard:1"], pile=0)
     assert top in state.hand(2)
+
+
+# --- six players: Deputies and Booty (2nd ed, 6th Player Rule; decisions: "Six players:
+# Deputies"). Seats in the rulebook's example: Little John 0, Maid Marion 1, Gilbert 2, David
+# of Doncaster 3, Alan-a-Dale 4, Will Scarlet 5.
+
+JOHN, MARION, GILBERT, DAVID, ALAN, WILL = range(6)
+
+
+def _six(first: int = JOHN, second: int = MARION, **options):
+    return with_deputies(start(players=6, **options), first, second)
+
+
+def _offer_to(state, seat, to, **offer_terms):
+    """``seat`` offers to ``to`` (a Deputy, or "deputies"); returns (state, offer id)."""
+    offer_id = state.phase.next_offer
+    state = do(state, "make_offer", seat=seat, to=to, terms=terms(**offer_terms))
+    return state, offer_id
+
+
+def test_R67_six_players_need_the_second_edition():
+    """2nd ed: 'for 3 to 6 players'; the 6th player rule is a 2nd-edition rule. Decisions: '1st
+    edition: 3-5 players'."""
+    with pytest.raises(EngineError) as error:
+        GameConfig(players=6, edition=1)
+    assert error.value.code == "invalid_config"
+    assert "2nd edition" in error.value.message
+    for players in (2, 7):
+        with pytest.raises(EngineError) as error:
+            GameConfig(players=players)
+        assert error.value.code == "invalid_config"
+    assert GameConfig(players=6).rounds == 9
+
+
+def test_R68_deputy_deck_two_deputies_reshuffled_every_three_rounds_nine_rounds():
+    """2nd ed, 6th Player: 'Shuffle the Deputy cards and draw 2 from the top ... After 3 rounds,
+    each player will have acted as Deputy once. Shuffle the Deputy cards, create a new deck'; 'The
+    game ends when the Deputy deck has run out for the 3rd time.' The deck comes from the seed."""
+    state, setup = new_game({"players": 6}, SEED)
+    state, events = play_out(state)
+    events = setup + events
+    shuffles = events_of(events, "deputy_deck_shuffled")
+    assert [e["number"] for e in shuffles] == [0, 1, 2]
+    for shuffle in shuffles:
+        assert shuffle["order"] == shuffled(list(range(6)), SEED, f"deputies:{shuffle['number']}")
+    rounds = events_of(events, "round_started")
+    assert [r["round"] for r in rounds] == list(range(1, 10))
+    for cycle in range(3):
+        order = shuffles[cycle]["order"][::-1]  # top first
+        drawn = [r["deputies"] for r in rounds[3 * cycle : 3 * cycle + 3]]
+        assert drawn == [order[0:2], order[2:4], order[4:6]]
+        assert all(r["sheriff"] is None for r in rounds)
+    assert state.sheriff_turns == [3] * 6 and state.round == 9
+    # Each round: 4 merchants, clockwise from the seat after the first-drawn Deputy.
+    markets = [e for e in events_of(events, "timed_out") if e["phase"] == "market"]
+    for started, market in zip(rounds, markets, strict=True):
+        first, second = started["deputies"]
+        clockwise = [(first + k) % 6 for k in range(1, 6)]
+        assert market["seats"] == [s for s in clockwise if s != second]
+    assert len(state.phase.scores) == 6
+
+
+def test_R69_little_john_and_maid_marion_deputies_example():
+    """2nd ed, 6th Player, Example: Gilbert passes; Alan-a-Dale's 12 Gold to the Booty; Maid
+    Marion alone takes Will Scarlet's 8 Gold; both Deputies open David's honest bag and each pays
+    half the Penalty; 'Little John and Maid Marion now share the amount collected on the Booty
+    tile, each receiving 6 Gold.'"""
+    state = to_inspection(
+        _six(),
+        {
+            GILBERT: (["apples", "apples"], "apples"),
+            DAVID: (["chicken"] * 3, "chicken"),
+            ALAN: (["apples", "apples", "crossbow"], "apples"),
+            WILL: (["cheese", "silk"], "cheese"),
+        },
+    )
+    assert state.merchants() == [GILBERT, DAVID, ALAN, WILL]
+    # Both Deputies let Gilbert pass without a bribe.
+    state = do(state, "pass_bag", seat=JOHN, bag=GILBERT)
+    assert state.phase.decided[GILBERT] is None  # one call is not a decision
+    state = do(state, "pass_bag", seat=MARION, bag=GILBERT)
+    assert state.phase.decided[GILBERT] == "passed"
+    # Both Deputies ask David for a bribe; he does not accept; they open his bag.
+    state, request = _offer_to(state, JOHN, DAVID, gold=5, passes=[DAVID])
+    state = do(state, "revise_offer", seat=JOHN, offer=request, terms=terms(gold=5, passes=[DAVID]))
+    joint = state.phase.next_offer
+    state = do(
+        state, "make_offer", seat=JOHN, to=DAVID, joint=True, terms=terms(gold=4, passes=[DAVID])
+    )
+    state = accept(state, MARION, joint)
+    assert offer_status(state, joint) == "open"  # David has not accepted
+    state = do(state, "inspect_bag", seat=JOHN, bag=DAVID)
+    assert offer_status(state, joint) == "lapsed" and offer_status(state, request) == "lapsed"
+    state, events = do_events(state, "inspect_bag", seat=MARION, bag=DAVID)
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["honest"], opened["by"]) == (True, [JOHN, MARION])
+    assert state.gold[JOHN] == state.gold[MARION] == 47 and state.gold[DAVID] == 56
+    # Alan-a-Dale: the 3 of them agree on a bribe of 12 Gold, placed on the Booty tile.
+    state, bribe = _offer_to(state, ALAN, "deputies", gold=12, passes=[ALAN])
+    state, agreed = do_events(state, "accept_offer", seat=MARION, offer=bribe, revision=1)
+    assert [e["type"] for e in agreed] == ["offer_agreed"] and state.gold[ALAN] == 50
+    state = accept(state, JOHN, bribe)
+    assert state.phase.decided[ALAN] == "passed"
+    assert (state.booty_gold, state.gold[ALAN]) == (12, 38)
+    assert view_for(state, WILL)["booty"] == {"gold": 12, "goods": []}
+    # Will Scarlet: Little John lets him pass; Maid Marion deals with him alone: 8 Gold.
+    state = do(state, "pass_bag", seat=JOHN, bag=WILL)
+    state, alone = _offer_to(state, WILL, MARION, gold=8, passes=[WILL])
+    state, events = do_events(state, "accept_offer", seat=MARION, offer=alone, revision=1)
+    [paid] = [e for e in events_of(events, "gold_transferred") if e["reason"] == "bribe"]
+    assert (paid["from"], paid["to"], paid["amount"]) == (WILL, MARION, 8)
+    # The round is over: the Booty is shared, 6 Gold each.
+    [shared] = events_of(events, "booty_shared")
+    assert (shared["deputies"], shared["gold"], shared["gold_out"]) == ([JOHN, MARION], 6, 0)
+    assert state.gold == [53, 61, 50, 56, 38, 42]
+    assert state.booty_gold == 0 and state.round == 2
+    assert check_state(state) == []
+
+
+def test_R70_both_deputies_inspect_an_honest_bag_each_pays_half():
+    """2nd ed, 6th Player: 'If the Merchant was telling the truth, then each Deputy pays half of
+    the Penalty to the Merchant using their own Gold (not from the Booty).'"""
+    state = to_inspection(_six(), {DAVID: (["cheese"] * 5, "cheese")})
+    state = set_gold(state, {JOHN: 3})
+    state = rig(state, "stand:0", ["apples", "apples"])
+    state = do(state, "inspect_bag", seat=MARION, bag=DAVID)
+    state, events = do_events(state, "inspect_bag", seat=JOHN, bag=DAVID)
+    debts = events_of(events, "debt_settled")
+    assert [(d["debtor"], d["creditor"], d["amount"]) for d in debts] == [
+        (JOHN, DAVID, 5),
+        (MARION, DAVID, 5),
+    ]
+    # Little John runs out of gold: 3 gold and an Apple (he gives no more than needed).
+    assert (debts[0]["gold"], debts[0]["goods_value"]) == (3, 2)
+    assert state.gold[JOHN] == 0 and state.gold[MARION] == 45 and state.gold[DAVID] == 58
+    assert types_in(state, "stand:3") == ["apples"] + ["cheese"] * 5
+
+
+def test_R71_both_deputies_inspect_a_liar_the_fine_goes_to_the_booty():
+    """2nd ed, 6th Player: 'If the Merchant was lying, the money received is placed on the Booty
+    tile.' Decisions: 'a liar's fines go to the Booty', shared at the end of Inspection."""
+    state = to_inspection(_six(), {ALAN: (["apples", "silk", "mead"], "apples")})
+    state = do(state, "inspect_bag", seat=JOHN, bag=ALAN)
+    state = do(state, "inspect_bag", seat=MARION, bag=ALAN)
+    assert (state.booty_gold, state.gold[ALAN], state.gold[JOHN]) == (8, 42, 50)
+    assert types_in(state, "discard:0") == ["mead", "silk"]
+    state, events = do_events(state, "timeout")
+    [shared] = events_of(events, "booty_shared")
+    assert shared["gold"] == 4
+    assert state.gold[JOHN] == 54 and state.gold[MARION] == 54
+
+
+@pytest.mark.parametrize(("honest", "john", "alan"), [(True, 44, 56), (False, 58, 42)])
+def test_R72_one_deputy_inspects_alone_and_pays_or_receives_alone(honest, john, alan):
+    """2nd ed, 6th Player: 'Only 1 Deputy wants to inspect the bag, while the other is willing to
+    let the Merchant pass. In this case, the Deputy who wants to inspect the bag acts on their
+    own ... If they open the Merchant's Bag, they will pay or receive any Penalty on their own.'"""
+    bag = ["apples"] * 3 if honest else ["apples", "pepper", "silk"]
+    state = to_inspection(_six(), {ALAN: (bag, "apples")})
+    state = do(state, "pass_bag", seat=MARION, bag=ALAN)
+    state, events = do_events(state, "inspect_bag", seat=JOHN, bag=ALAN)
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["honest"], opened["by"]) == (honest, [JOHN])
+    assert (state.gold[JOHN], state.gold[MARION], state.gold[ALAN]) == (john, 50, alan)
+    assert state.booty_gold == 0
+
+
+def test_R73_an_odd_booty_loses_its_odd_coin_and_discards_its_odd_card():
+    """2nd ed, 6th Player: 'the 2 Deputies evenly share all the Gold and Goods cards placed on
+    the Booty tile. Any leftover Gold or cards must be discarded'. Decisions: 'gold split, an odd
+    coin leaves the game; goods dealt alternately from the highest value, starting with the
+    first-drawn Deputy, an odd last card to the discard pile.'"""
+    state = rig(_six(MARION, JOHN), "stand:4", ["apples", "cheese", "chicken"])
+    state = to_inspection(state, {ALAN: (["bread"], "bread")})
+    goods = list(state.stand(ALAN))
+    state, bribe = _offer_to(state, ALAN, "deputies", gold=13, stand_goods=goods, passes=[ALAN])
+    state = accept(state, JOHN, bribe)
+    state = accept(state, MARION, bribe)
+    assert state.booty_gold == 13 and types_in(state, "booty") == ["apples", "cheese", "chicken"]
+    state, events = do_events(state, "timeout")
+    [shared] = events_of(events, "booty_shared")
+    assert (shared["deputies"], shared["gold"], shared["gold_out"]) == ([MARION, JOHN], 6, 1)
+    assert [[state.type_of(c) for c in share] for share in shared["goods"]] == [
+        ["chicken"],
+        ["cheese"],
+    ]
+    assert [state.type_of(c) for c in shared["discarded"]] == ["apples"]
+    assert state.gold[MARION] == 56 and state.gold[JOHN] == 56 and state.gold_out == 1
+    assert "chicken" in types_in(state, "stand:1") and "cheese" in types_in(state, "stand:0")
+    assert state.zones["discard:0"][-1] == shared["discarded"][0]
+    assert sum(state.gold) + state.gold_out == 300 and check_state(state) == []
+
+
+def test_R74_an_offer_to_one_deputy_binds_only_that_deputy():
+    """Decisions: 'to one Deputy (that one accepts; paid to them; binds only their own decision
+    on that bag)'; 'to "the Deputies" (both must accept; payment goes to the Booty; binds both)'.
+    A Deputy may demand for themself, or for both (then the other Deputy must accept too)."""
+    state = to_inspection(
+        _six(), {GILBERT: (["apples"], "apples"), DAVID: (["cheese", "mead"], "cheese")}
+    )
+    state, one = _offer_to(state, GILBERT, JOHN, gold=3, passes=[GILBERT])
+    refused(
+        state,
+        {"type": "accept_offer", "seat": MARION, "offer": one, "revision": 1},
+        "not_offer_recipient",
+    )
+    state = accept(state, JOHN, one)
+    assert inspection.call_of(state, GILBERT, JOHN) == "pass"
+    assert state.phase.decided[GILBERT] is None  # Maid Marion is free to inspect
+    refused(state, {"type": "inspect_bag", "seat": JOHN, "bag": GILBERT}, "bag_already_decided")
+    refused(
+        state,
+        {"type": "make_offer", "seat": GILBERT, "to": "deputies", "terms": terms(passes=[GILBERT])},
+        "bag_already_decided",
+    )
+    state = do(state, "inspect_bag", seat=MARION, bag=GILBERT)
+    assert state.phase.decided[GILBERT] == "inspected"
+    assert state.gold[JOHN] == 53 and state.gold[MARION] == 48  # she paid for the honest apple
+    # A joint demand: David and the other Deputy must both accept; paid to the Booty.
+    demand = state.phase.next_offer
+    state = do(
+        state, "make_offer", seat=MARION, to=DAVID, joint=True, terms=terms(gold=6, passes=[DAVID])
+    )
+    state = accept(state, DAVID, demand)
+    assert offer_status(state, demand) == "open" and state.gold[DAVID] == 50
+    refused(
+        state,
+        {"type": "accept_offer", "seat": DAVID, "offer": demand, "revision": 1},
+        "already_accepted",
+    )
+    state = accept(state, JOHN, demand)
+    assert state.phase.decided[DAVID] == "passed" and state.booty_gold == 6
+    assert state.gold[DAVID] == 44
+    state = do(state, "timeout")  # Alan's and Will's bags pass; the Booty is shared
+    assert (state.gold[JOHN], state.gold[MARION], state.round) == (56, 51, 2)
+
+
+def test_R75_an_undecided_deputy_counts_as_let_pass():
+    """Decisions, Missed moves: 'Deputies (6 players): an undecided Deputy counts as "let
+    pass".'"""
+    state = to_inspection(
+        _six(), {GILBERT: (["apples", "silk"], "apples"), DAVID: (["cheese"], "cheese")}
+    )
+    state = do(state, "inspect_bag", seat=MARION, bag=GILBERT)
+    for bag in (DAVID, ALAN, WILL):
+        state = do(state, "pass_bag", seat=MARION, bag=bag)
+        state = do(state, "pass_bag", seat=JOHN, bag=bag)
+    assert awaiting(state) == [JOHN]
+    state, events = do_events(state, "timeout")
+    [timed_out] = events_of(events, "timed_out")
+    assert timed_out["seats"] == [JOHN]
+    calls = [(e["deputy"], e["bag"], e["decision"]) for e in events_of(events, "deputy_decided")]
+    assert calls[0] == (JOHN, GILBERT, "pass")
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["seat"], opened["by"], opened["honest"]) == (GILBERT, [MARION], False)
+    assert state.gold[MARION] == 54 and state.gold[GILBERT] == 46
+
+
+def test_R76_the_bargaining_rule_applies_to_each_deputy():
+    """Decisions, Bargaining: a bag is decidable once its merchant has made an offer or said "no
+    offer", or the bargaining time has run out — for each Deputy's call."""
+    state = to_inspection(_six(), {GILBERT: (["apples"], "apples")}, bargaining=True)
+    for deputy in (JOHN, MARION):
+        for kind in ("pass_bag", "inspect_bag"):
+            refused(state, {"type": kind, "seat": deputy, "bag": GILBERT}, "bargaining_open")
+    state, third = _offer_to(state, DAVID, MARION, gold=2, passes=[DAVID], inspects=[GILBERT])
+    refused(
+        state,
+        {"type": "accept_offer", "seat": MARION, "offer": third, "revision": 1},
+        "bargaining_open",
+    )
+    state = do(state, "say_no_offer", seat=GILBERT)
+    state = do(state, "pass_bag", seat=JOHN, bag=GILBERT)
+    state = accept(state, MARION, third)
+    assert inspection.call_of(state, GILBERT, MARION) == "inspect"
+    assert state.phase.decided[GILBERT] == "inspected"
+
+
+def test_R77_actions_answer_for_both_deputies():
+    state = to_inspection(_six(), {GILBERT: (["apples"], "apples"), DAVID: (["cheese"], "cheese")})
+    bags = state.merchants()
+    for deputy in (JOHN, MARION):
+        moves = actions(state)[deputy]
+        assert moves["must_act"] is True
+        assert {"type": "pass_bag", "bags": bags} in moves["moves"]
+        assert {"type": "make_offer", "to": bags, "joint": True} in moves["moves"]
+    assert actions(state)[GILBERT]["moves"][0] == {
+        "type": "make_offer",
+        "to": [JOHN, MARION, "deputies"],
+    }
+    assert actions(state)[GILBERT]["must_act"] is False
+    for bag in bags:
+        state = do(state, "pass_bag", seat=JOHN, bag=bag)
+    assert actions(state)[JOHN] == {"must_act": False, "moves": []}
+    assert awaiting(state) == [MARION]
+    assert actions(state)[GILBERT]["moves"][0] == {"type": "make_offer", "to": [MARION]}
+    view = view_for(state, None)
+    assert view["phase"]["awaiting"] == [MARION]
+    assert view["players"][GILBERT]["calls"] == ["pass", None]
+    assert (view["sheriff"], view["deputies"]) == (None, [JOHN, MARION])
+    assert [p["is_deputy"] for p in view["players"]] == [True, True, False, False, False, False]
+
+
+def test_R78_every_seat_sees_only_what_it_may_in_a_six_player_game():
+    """Architecture: views by allow-list; the Deputy deck is face down: its order is secret."""
+    state, events = new_game({"players": 6, "royal_goods": True}, SEED)
+    state = to_load_phase(state)
+    for seat in [*range(6), None]:
+        view = view_for(state, seat)
+        assert view["deputy_deck_size"] == 4 and "deputy_deck" not in view
+        [shuffle] = [
+            project_event(state, e, seat) for e in events_of(events, "deputy_deck_shuffled")
+        ]
+        assert shuffle == {
+            "seq": shuffle["seq"],
+            "type": "deputy_deck_shuffled",
+            "number": 0,
+            "size": 6,
+        }
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, random.Random(seat or 0)) == []

@@ -6,14 +6,16 @@ from .errors import EngineError
 
 FIRST_EDITION = 1
 SECOND_EDITION = 2
-SUPPORTED_PLAYERS = (3, 4, 5)  # 6 players (Deputies) arrive with a later release
+SUPPORTED_PLAYERS = (3, 4, 5, 6)  # 6 players: the 2nd edition's Deputies rules
+DEPUTIES_PLAYERS = 6
+DEPUTIES_ROUNDS = 9  # the Deputy deck of 6 runs out a 3rd time: each player Deputy 3 times
 
 
 @dataclass(frozen=True)
 class GameConfig:
     players: int
     edition: int = SECOND_EDITION
-    first_sheriff: int = 0  # seat index; seats are numbered clockwise from 0
+    first_sheriff: int = 0  # seat index; seats are numbered clockwise from 0 (unused with 6)
     royal_goods: bool = False
     seven_card_hand: bool = False
     remove_ten: bool = False
@@ -31,8 +33,16 @@ class GameConfig:
         return 2 if self.edition == FIRST_EDITION else 1
 
     @property
+    def deputies(self) -> bool:
+        """Six players: no Sheriff, two Deputies a round (2nd edition)."""
+        return self.players == DEPUTIES_PLAYERS
+
+    @property
     def rounds(self) -> int:
-        """Each player is Sheriff twice, three times with 3 players."""
+        """Each player is Sheriff twice, three times with 3 players; with 6, each
+        player is Deputy 3 times (9 rounds)."""
+        if self.deputies:
+            return DEPUTIES_ROUNDS
         return self.players * (3 if self.players == 3 else 2)
 
     def to_dict(self) -> dict:
@@ -64,13 +74,14 @@ def validate(config: GameConfig) -> None:
         raise EngineError("invalid_config", "Edition must be 1 or 2.")
     if not is_int(config.players):
         raise EngineError("invalid_config", "The number of players must be a whole number.")
-    if config.players == 6:
-        raise EngineError(
-            "unsupported_player_count",
-            "6-player games (the Deputies rules) are not available yet; choose 3 to 5 players.",
-        )
     if config.players not in SUPPORTED_PLAYERS:
-        raise EngineError("invalid_config", "Sheriff of Nottingham is played by 3 to 5 players.")
+        raise EngineError("invalid_config", "Sheriff of Nottingham is played by 3 to 6 players.")
+    if config.players == DEPUTIES_PLAYERS and config.edition != SECOND_EDITION:
+        raise EngineError(
+            "invalid_config",
+            "Six players need the 2nd edition (its Deputies rules); the 1st edition is "
+            "played by 3 to 5.",
+        )
     if not is_int(config.first_sheriff) or not 0 <= config.first_sheriff < config.players:
         raise EngineError(
             "invalid_config", f"The first Sheriff must be a seat from 0 to {config.players - 1}."

@@ -1,6 +1,6 @@
 """The engine's entry points: start a game, apply a command, replay events."""
 
-from . import inspection, loading, market, phases
+from . import inspection, loading, market, phases, round_end
 from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
 from .errors import EngineError
@@ -69,8 +69,7 @@ def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State,
                 f"discard:{pile}",
                 "setup",
             )
-    run.emit("round_started", round=1, sheriff=config.first_sheriff)
-    market.start_market(run)
+    round_end.start_round(run, 1)
     return run.state, run.events
 
 

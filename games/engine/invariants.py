@@ -20,21 +20,49 @@ def check_state(state: State) -> list:
     everywhere = [c for cards in state.zones.values() for c in cards]
     if sorted(everywhere) != list(range(len(state.card_types))):
         problems.append("card conservation: a card is missing or in two places")
-    if sum(state.gold) != STARTING_GOLD * n:
-        problems.append(f"gold not conserved: total {sum(state.gold)}")
-    if any(g < 0 for g in state.gold):
+    # Gold leaves a seat only for another seat, the Booty, or (its odd coin) the game.
+    total = sum(state.gold) + state.booty_gold + state.gold_out
+    if total != STARTING_GOLD * n:
+        problems.append(f"gold not conserved: total {total}")
+    if any(g < 0 for g in [*state.gold, state.booty_gold, state.gold_out]):
         problems.append(f"negative gold: {state.gold}")
-    if not 0 <= state.sheriff < n or sum(state.sheriff_turns) != state.round:
-        problems.append("not exactly one Sheriff per round")
+    problems += _check_roles(state)
     if state.round > state.config.rounds:
         problems.append(f"round {state.round} beyond the game's {state.config.rounds}")
     if any(state.zones[f"aside:{s}"] for s in range(n)):
         problems.append("cards left set aside between commands")
-    if state.bag(state.sheriff):
-        problems.append("the Sheriff has a bag")
+    if any(state.bag(seat) for seat in state.inspectors()):
+        problems.append("the Sheriff (a Deputy) has a bag")
     problems += _check_bags(state)
     if any(len(state.hand(s)) > state.config.hand_size for s in range(n)):
         problems.append("a hand exceeds the hand size")
+    return problems
+
+
+def _check_roles(state: State) -> list:
+    """One Sheriff a round; with 6 players two Deputies a round from the Deputy deck,
+    the Booty empty outside the inspection, at most one coin out of the game a round."""
+    n = state.players
+    if not state.config.deputies:
+        if state.sheriff is None or not 0 <= state.sheriff < n:
+            return ["no Sheriff"]
+        if sum(state.sheriff_turns) != state.round:
+            return ["not exactly one Sheriff per round"]
+        return []
+    problems = []
+    deputies, deck = state.deputies, state.deputy_deck
+    if state.sheriff is not None or len(set(deputies)) != 2:
+        problems.append(f"not two Deputies: {deputies}, Sheriff {state.sheriff}")
+    if sum(state.sheriff_turns) != 2 * state.round or max(state.sheriff_turns) > 3:
+        problems.append(f"Deputy turns {state.sheriff_turns} after round {state.round}")
+    drawn_this_cycle = 2 * ((state.round - 1) % 3 + 1)
+    if len(set(deck) | set(deputies)) != len(deck) + 2 or len(deck) != n - drawn_this_cycle:
+        problems.append(f"Deputy deck {deck} with Deputies {deputies} in round {state.round}")
+    kind = state.phase.kind if state.phase else None
+    if kind != "inspection" and (state.booty_gold or state.zones["booty"]):
+        problems.append("the Booty is not empty outside the inspection")
+    if state.gold_out > state.round:
+        problems.append(f"{state.gold_out} gold out of the game after {state.round} rounds")
     return problems
 
 
@@ -51,6 +79,7 @@ def check_bargaining(before: State, events: list) -> list:
     spoke_now |= {e["offer"]["proposer"] for e in events if e["type"] == "offer_made"}
     payers = {e["payer"] for e in events if e["type"] == "deal_made"}
     decided = {e["seat"] for e in events if e["type"] in ("bag_passed", "bag_inspected")}
+    decided |= {e["bag"] for e in events if e["type"] == "deputy_decided"}
     early = decided & open_bags - spoke_now - payers
     return [f"bag of seat {s} decided before its merchant could speak" for s in sorted(early)]
 
@@ -153,6 +182,7 @@ def hidden_perturbation(state: State, events: list, seat, rnd: random.Random) ->
     other = state.clone()
     other.card_types = types
     rnd.shuffle(other.zones["deck"])
+    rnd.shuffle(other.deputy_deck)  # which seats are left in it is public, not their order
     if not state.is_over():
         other.seed = "ff" * 32
     _reseal_bags(other, seat, rnd)

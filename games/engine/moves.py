@@ -48,25 +48,34 @@ def _inspection_actions(state: State, result: dict) -> None:
         return
     open_offers = [o for o in state.phase.offers.values() if o["status"] == "open"]
     waiting = inspection.waiting_to_speak(state)
-    decidable = [b for b in bags if b not in waiting]
+    deputies = state.config.deputies
     for seat in range(state.players):
         moves = []
-        is_sheriff = seat == state.sheriff
-        if is_sheriff:
+        mine = inspection.to_decide(state, seat)
+        if state.is_inspector(seat):
+            decidable = [b for b in mine if b not in waiting]
             if decidable:
                 moves += [
                     {"type": "pass_bag", "bags": decidable},
                     {"type": "inspect_bag", "bags": decidable},
                 ]
-            moves.append({"type": "make_offer", "to": state.merchants()})
+            if mine:
+                offer = {"type": "make_offer", "to": state.merchants()}
+                if deputies:  # a demand for themself, or for both Deputies
+                    offer["joint"] = all(inspection.to_decide(state, d) for d in state.deputies)
+                moves.append(offer)
         else:
-            moves.append({"type": "make_offer", "to": [state.sheriff]})
+            to = [d for d in state.inspectors() if inspection.to_decide(state, d)]
+            if deputies and len(to) == 2:
+                to.append(inspection.DEPUTIES)
+            if to:
+                moves.append({"type": "make_offer", "to": to})
             if seat in waiting:
                 moves.append({"type": "say_no_offer"})
         acceptable = [
             {"offer": o["id"], "revision": o["revision"]}
             for o in open_offers
-            if o["recipient"] == seat
+            if seat in inspection.acceptors(state, o) and seat not in o.get("accepted", [])
         ]
         if acceptable:
             moves.append({"type": "accept_offer", "offers": acceptable})
@@ -74,7 +83,7 @@ def _inspection_actions(state: State, result: dict) -> None:
         if own:
             moves.append({"type": "revise_offer", "offers": own})
             moves.append({"type": "withdraw_offer", "offers": own})
-        result[seat] = {"must_act": is_sheriff, "moves": moves}
+        result[seat] = {"must_act": bool(mine), "moves": moves}
 
 
 def awaiting(state: State) -> list:

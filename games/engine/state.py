@@ -4,6 +4,12 @@ Every card has an identity (an int) and sits in exactly one zone, a list whose
 last element is the top. Zone names: ``deck``, ``box`` (removed from the game),
 ``discard:P``, and per seat ``hand:S``, ``bag:S``, ``stand:S`` (legal goods face
 up, contraband face down) and ``aside:S`` (cards set aside during the market).
+Six players add ``booty`` (goods paid to both Deputies, shared at the end of
+the inspection).
+
+Six players (2nd edition) have no Sheriff (``sheriff`` is None) but two Deputies
+a round, drawn from the Deputy deck; "the inspectors" are the Sheriff, or the
+Deputies.
 
 The state changes only through ``events.evolve``; it serializes to JSON with a
 schema version and has a stable hash.
@@ -16,6 +22,8 @@ from dataclasses import dataclass, field, fields
 from .config import GameConfig
 
 SCHEMA_VERSION = 1
+BOOTY = "booty"  # six players: the Booty tile, a zone of cards and a purse
+GOLD_OUT = "out"  # gold that left the game (the Booty's odd coin)
 
 
 # --- phases: small types carrying just what they need -------------------------
@@ -54,6 +62,9 @@ class Inspection:
     kind = "inspection"
     declarations: list  # per seat: {"declared", "count"} or None (Sheriff, or no bag)
     decided: list  # per seat: None (undecided), "passed", "inspected" or "none" (no bag)
+    # Six players: per seat, each Deputy's call on that bag, in the order of
+    # ``State.deputies`` (None: not yet; "pass" or "inspect"); None for seats with no bag.
+    calls: list = field(default_factory=list)
     offers: dict = field(default_factory=dict)  # str(offer id) -> offer dict
     next_offer: int = 1
     deals: list = field(default_factory=list)
@@ -102,12 +113,20 @@ class State:
     zones: dict  # zone name -> list of card ids, top last
     gold: list  # per seat
     round: int = 0
-    sheriff: int = 0
-    sheriff_turns: list = field(default_factory=list)  # per seat: rounds served as Sheriff
+    sheriff: int | None = 0  # None with 6 players (Deputies)
+    # per seat: rounds served as Sheriff, or as Deputy with 6 players
+    sheriff_turns: list = field(default_factory=list)
     phase: object = None
     shuffles: int = 0  # shuffles done so far (names the next shuffle's stream)
     seq: int = 0  # events applied so far
     schema: int = SCHEMA_VERSION
+    # Six players: this round's Deputies (first drawn first), the Deputy deck (seats,
+    # top last), its shuffles so far, the Booty's gold and the gold that left the game.
+    deputies: list = field(default_factory=list)
+    deputy_deck: list = field(default_factory=list)
+    deputy_shuffles: int = 0
+    booty_gold: int = 0
+    gold_out: int = 0
 
     # -- convenient reads
     @property
@@ -126,10 +145,26 @@ class State:
     def type_of(self, card_id: int) -> str:
         return self.card_types[card_id]
 
+    def inspectors(self) -> list:
+        """Who decides the bags this round: the Sheriff, or the two Deputies."""
+        return list(self.deputies) if self.config.deputies else [self.sheriff]
+
+    def is_inspector(self, seat) -> bool:
+        return seat in self.inspectors()
+
+    def first_inspector(self) -> int:
+        """The Sheriff, or the first-drawn Deputy: play goes clockwise from their left."""
+        return self.deputies[0] if self.config.deputies else self.sheriff
+
+    def clockwise(self) -> list:
+        """Every seat clockwise from the first inspector's left, the first inspector last."""
+        n, first = self.players, self.first_inspector()
+        return [(first + k) % n for k in range(1, n + 1)]
+
     def merchants(self) -> list:
-        """Merchants clockwise, starting from the Sheriff's left."""
-        n = self.players
-        return [(self.sheriff + k) % n for k in range(1, n)]
+        """Merchants clockwise, starting from the Sheriff's (first Deputy's) left."""
+        inspectors = self.inspectors()
+        return [seat for seat in self.clockwise() if seat not in inspectors]
 
     def is_over(self) -> bool:
         return isinstance(self.phase, GameOver)
@@ -150,6 +185,11 @@ class State:
             shuffles=self.shuffles,
             seq=self.seq,
             schema=self.schema,
+            deputies=list(self.deputies),
+            deputy_deck=list(self.deputy_deck),
+            deputy_shuffles=self.deputy_shuffles,
+            booty_gold=self.booty_gold,
+            gold_out=self.gold_out,
         )
 
     def to_dict(self) -> dict:
@@ -167,7 +207,22 @@ class State:
             "phase": json.loads(json.dumps(phase_to_dict(self.phase))),
             "shuffles": self.shuffles,
             "seq": self.seq,
+            **self._extras(),
         }
+
+    def _extras(self) -> dict:
+        """Fields of the optional rules, only in games that use them (so the JSON of
+        every other game keeps its shape)."""
+        extras = {}
+        if self.config.deputies:
+            extras.update(
+                deputies=list(self.deputies),
+                deputy_deck=list(self.deputy_deck),
+                deputy_shuffles=self.deputy_shuffles,
+                booty_gold=self.booty_gold,
+                gold_out=self.gold_out,
+            )
+        return extras
 
     @classmethod
     def from_dict(cls, data: dict) -> "State":
@@ -187,6 +242,11 @@ class State:
             shuffles=data["shuffles"],
             seq=data["seq"],
             schema=data["schema"],
+            deputies=list(data.get("deputies", [])),
+            deputy_deck=list(data.get("deputy_deck", [])),
+            deputy_shuffles=data.get("deputy_shuffles", 0),
+            booty_gold=data.get("booty_gold", 0),
+            gold_out=data.get("gold_out", 0),
         )
 
     def to_json(self) -> str:

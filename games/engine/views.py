@@ -11,7 +11,7 @@ spectator, who sees only what is public.
 from . import moves
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
-from .state import State
+from .state import BOOTY, State
 
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 
@@ -23,6 +23,9 @@ PUBLIC_EVENTS = {
     "gold_transferred",
     "offer_made",
     "offer_revised",
+    "offer_agreed",
+    "deputy_decided",
+    "booty_shared",
     "offer_withdrawn",
     "offers_lapsed",
     "no_offer_said",
@@ -42,7 +45,7 @@ PUBLIC_EVENTS = {
 def zone_visible(zone: str, card_type: str, viewer, edition: int) -> bool:
     """Can ``viewer`` see the face of a card of ``card_type`` lying in ``zone``?"""
     kind, _, owner = zone.partition(":")
-    if kind == "discard":
+    if kind in ("discard", BOOTY):  # the Booty tile is face up
         return True
     if kind in ("deck", "box"):
         return False
@@ -85,6 +88,11 @@ def view_for(state: State, viewer: int | None) -> dict:
         "players": players,
         "seed_sha256": state.seed_sha256,
     }
+    if state.config.deputies:
+        view["deputies"] = list(state.deputies)
+        view["deputy_deck_size"] = len(state.deputy_deck)  # its order is secret
+        view["booty"] = {"gold": state.booty_gold, "goods": _faces(state, state.zones[BOOTY])}
+        view["gold_out"] = state.gold_out
     if phase is not None and phase.kind == "inspection":
         view["offers"] = [_offer_view(state, o) for o in phase.offers.values()]
         view["deals"] = [dict(d, terms=_terms_view(state, d["terms"])) for d in phase.deals]
@@ -115,8 +123,11 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
         "stand": _faces(state, legal),
         "contraband_count": len(contraband),
         "is_sheriff": seat == state.sheriff,
-        "times_sheriff": state.sheriff_turns[seat],
+        "times_sheriff": 0 if state.config.deputies else state.sheriff_turns[seat],
     }
+    if state.config.deputies:
+        player["is_deputy"] = seat in state.deputies
+        player["times_deputy"] = state.sheriff_turns[seat]
     if over or seat == viewer:
         player["contraband"] = _faces(state, contraband)
     phase = state.phase
@@ -131,6 +142,8 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
         player["bag_status"] = phase.decided[seat] or "waiting"
         # Public: the table hears who offered or said "no offer" (their bag is decidable).
         player["spoken"] = seat in phase.spoken
+        if state.config.deputies:  # each Deputy's call, in the order of "deputies"
+            player["calls"] = list(phase.calls[seat])
     return player
 
 
@@ -200,7 +213,7 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
             "deck_size": len(event["card_types"]),
             "starting_gold": event["starting_gold"],
         }
-    if kind == "deck_shuffled":
+    if kind in ("deck_shuffled", "deputy_deck_shuffled"):  # never the order
         return {**head, "number": event["number"], "size": len(event["order"])}
     if kind == "cards_moved":
         edition = state.config.edition
