@@ -1,5 +1,6 @@
 """Property tests over many random full games (both editions, 3-5 players; the
-2nd edition with 6 players, its Deputies and Booty).
+2nd edition with 6 players, its Deputies and Booty; the 2nd edition's Black
+Market with 3-6 players).
 
 After every step: card conservation, gold conservation and non-negativity, bag
 sizes and declared counts, one Sheriff, termination after the right number of
@@ -49,6 +50,7 @@ def test_random_full_games_keep_every_invariant(edition, players):
             first_sheriff=number % players,
             seven_card_hand=number % 5 == 1,
             remove_ten=number % 7 == 2,
+            black_market=edition == 2 and number % 2 == 1,
         )
         seed = f"{rnd.getrandbits(256):064x}"
         result = play_game(
@@ -60,8 +62,14 @@ def test_random_full_games_keep_every_invariant(edition, players):
 
 
 def _config(players: int, edition: int) -> GameConfig:
-    """Six players are a 2nd-edition game whatever ``edition`` was drawn."""
-    return GameConfig(players=players, edition=2 if players == 6 else edition, royal_goods=True)
+    """Six players are a 2nd-edition game whatever ``edition`` was drawn; ``edition`` 3
+    stands for the 2nd edition with the Black Market."""
+    return GameConfig(
+        players=players,
+        edition=1 if edition == 1 and players < 6 else 2,
+        royal_goods=True,
+        black_market=edition == 3,
+    )
 
 
 def _random_game(seed: str, rnd: random.Random, players: int, edition: int, stop_after: int):
@@ -83,7 +91,7 @@ game_params = {
     "seed": st.binary(min_size=32, max_size=32).map(bytes.hex),
     "agent_seed": st.integers(0, 2**32),
     "players": st.sampled_from([3, 4, 5, 6]),
-    "edition": st.sampled_from([1, 2]),
+    "edition": st.sampled_from([1, 2, 3]),  # 3: the 2nd edition with the Black Market
 }
 quick = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -147,6 +155,32 @@ def test_a_closed_bag_tells_the_others_nothing_of_its_size_before_the_reveal(
         assert check_no_leak(state, events, seat, rnd) == []
 
 
+@quick
+@given(
+    seed=game_params["seed"],
+    agent_seed=game_params["agent_seed"],
+    players=game_params["players"],
+    stop_after=st.integers(0, 400),
+    choices=st.integers(0, 3),
+)
+def test_a_sealed_black_market_choice_tells_the_others_nothing(
+    seed, agent_seed, players, stop_after, choices
+):
+    """In the Black Market step, with some choices in: no seat's view or log depends on
+    another merchant's sealed choice (who has chosen is public)."""
+    rnd = random.Random(agent_seed)
+    state, events, _ = _random_game(seed, rnd, players, 3, stop_after)
+    while not state.is_over() and state.phase.kind != "black_market":
+        state, new = apply(state, {"type": "timeout"})
+        events += new
+    for command in _simultaneous_commands(state, rnd)[:choices] if not state.is_over() else []:
+        state, new = apply(state, command, auto_advance=False)
+        events += new
+    for seat in [*range(players), None]:
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, rnd) == []
+
+
 def _simultaneous_commands(state, rnd):
     """One random command from every seat the phase still waits for."""
     agent = RandomPlayers(rnd)
@@ -154,6 +188,10 @@ def _simultaneous_commands(state, rnd):
     for seat, options in actions(state).items():
         if options["must_act"]:
             move = options["moves"][0]
+            if move["type"] == "claim_black_market":  # a kind the stand can pay
+                kind = rnd.choice(move["kinds"])
+                commands.append({"type": move["type"], "seat": seat, "kind": kind})
+                continue
             commands.append(getattr(agent, move["type"])(state, seat, move))
     return commands
 
@@ -165,7 +203,7 @@ def test_simultaneous_submissions_in_any_order_give_the_same_result(
 ):
     rnd = random.Random(agent_seed)
     state, _, _ = _random_game(seed, rnd, players, edition, stop_after)
-    while not state.is_over() and state.phase.kind not in ("market", "load"):
+    while not state.is_over() and state.phase.kind not in ("market", "load", "black_market"):
         state, _ = apply(state, {"type": "timeout"})
     if state.is_over():
         return

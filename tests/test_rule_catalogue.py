@@ -46,6 +46,7 @@ from games.engine import (
     project_event,
     view_for,
 )
+from games.engine.cards import BLACK_MARKET_VALUES
 from games.engine.invariants import check_no_leak, check_state, check_view
 from games.engine.rng import shuffled
 from games.engine.scoring import legal_counts, score_sheets
@@ -1699,3 +1700,251 @@ def test_R78_every_seat_sees_only_what_it_may_in_a_six_player_game():
         }
         assert check_view(state, seat) == []
         assert check_no_leak(state, events, seat, random.Random(seat or 0)) == []
+
+
+# --- the Black Market (2nd ed, Black Market; decisions: "Black Market"). Provisional values:
+# Pepper 30 then 27, Mead 32 then 29, Silk 34 then 31.
+
+DAVID_BAG = {
+    1: (["cheese", "cheese", "pepper"], "cheese"),
+    2: (["apples"], "apples"),
+    3: (["chicken"], "chicken"),
+}
+
+
+def _market(**options):
+    return start(black_market=True, **options)
+
+
+def _claim(state, seat: int, kind: str):
+    return apply(state, {"type": "claim_black_market", "seat": seat, "kind": kind})
+
+
+def test_R79_david_of_doncaster_claims_the_top_pepper_card():
+    """2nd ed, Black Market, Example: 'The Sheriff allowed David of Doncaster into the Market
+    ... he shows he has 3 Pepper cards among his Contraband, allowing him to claim a Black
+    Market card. David now collects the topmost card from the Pepper Black Market pile and
+    removes the 3 revealed Contraband cards from the game.'"""
+    state = rig(_market(), "stand:1", ["pepper", "pepper"])
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    peppers = ids_of(state, "stand:1", ["pepper"] * 3)
+    assert {"type": "claim_black_market", "kinds": ["pepper"]} in actions_of(state, 1)
+
+    state, events = _claim(state, 1, "pepper")
+
+    [claimed] = events_of(events, "black_market_claimed")
+    assert (claimed["seat"], claimed["kind"], claimed["value"]) == (1, "pepper", 30)
+    assert state.black_market["pepper"] == [27]
+    assert sorted(state.zones["out"]) == sorted(peppers)
+    assert types_in(state, "stand:1") == ["cheese", "cheese"]
+    for viewer in (None, 0, 1, 2, 3):
+        view = view_for(state, viewer)
+        assert view["players"][1]["black_market"] == [{"type": "pepper", "value": 30}]
+        assert view["players"][1]["contraband_count"] == 0
+        assert view["black_market"] == {
+            "provisional": True,
+            "piles": {"pepper": [27], "mead": [29, 32], "silk": [31, 34]},
+        }
+        # The revealed type is public: the 3 cards are shown to everyone.
+        [moved] = [project_event(state, e, viewer) for e in events_of(events, "cards_moved")]
+        assert [c["type"] for c in moved["cards"]] == ["pepper"] * 3 and moved["hidden"] == 0
+    assert state.phase.kind == "inspection"  # the other bags are still undecided
+    state, _ = play_out(state)
+    sheet = state.phase.scores[1]
+    assert sheet["black_market"] == [{"type": "pepper", "value": 30}]
+    assert sheet["black_market_value"] == 30
+
+
+def test_R80_a_claim_before_ones_own_bag_is_resolved_is_refused():
+    """2nd ed, Black Market: '**After** you receive your Merchant Bag from the Sheriff, you may
+    claim a Black Market card'. Decisions: 'a merchant whose bag has been resolved this round'."""
+    state = rig(_market(), "stand:1", ["pepper"] * 3)
+    command = {"type": "claim_black_market", "seat": 1, "kind": "pepper"}
+    refused(state, command, "wrong_phase")  # the market
+    state = to_inspection(state, DAVID_BAG)
+    refused(state, command, "bag_not_resolved")
+    refused(state, {**command, "seat": SHERIFF}, "not_a_merchant")
+    refused(start(), command, "wrong_phase")
+    inspecting = to_inspection(start(), DAVID_BAG)
+    refused(inspecting, command, "no_black_market")
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)  # honest: resolved
+    refused(state, {**command, "kind": "crossbow"}, "bad_command")
+    refused(state, {**command, "kind": "mead"}, "not_enough_contraband")
+    state, _ = _claim(state, 1, "pepper")
+    assert state.claims[1] == [{"type": "pepper", "value": 30, "round": 1}]
+
+
+def test_R81_one_claim_per_round():
+    """2nd ed, Black Market: 'Players may only claim 1 Black Market card per round'."""
+    state = rig(_market(), "stand:1", ["pepper"] * 3 + ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state, _ = _claim(state, 1, "mead")
+    for kind in ("pepper", "mead"):
+        refused(
+            state,
+            {"type": "claim_black_market", "seat": 1, "kind": kind},
+            "already_claimed",
+        )
+    refused(state, {"type": "decline_black_market", "seat": 1}, "already_claimed")
+    assert not [m for m in actions_of(state, 1) if "black_market" in m["type"]]
+
+
+def test_R82_two_claims_of_one_kind_in_different_rounds():
+    """2nd ed, Black Market: 'there is no limit to the amount of cards a player can claim in
+    total. As long as they have the required Contraband, a player can claim both Black Market
+    cards of the same type in different turns.' 'The first player that fulfills a Black Market
+    order takes the topmost card of that kind, with a higher Value than the card below it.'"""
+    state = rig(_market(), "stand:2", ["silk"] * 6)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    state, _ = _claim(state, 2, "silk")
+    state = do(state, "timeout")  # round 2: Sheriff 1, merchants 2, 3, 0
+    assert state.round == 2
+    state = to_inspection(state, {2: (["apples"], "apples")})
+    state = do(state, "inspect_bag", seat=1, bag=2)
+    state, _ = _claim(state, 2, "silk")
+    assert state.claims[2] == [
+        {"type": "silk", "value": 34, "round": 1},
+        {"type": "silk", "value": 31, "round": 2},
+    ]
+    assert state.black_market["silk"] == [] and len(state.zones["out"]) == 6
+    assert check_state(state) == []
+
+
+def test_R83_the_black_market_step_resolves_sealed_claims_clockwise():
+    """Decisions: 'When the last bag is decided while an eligible merchant has neither claimed
+    nor declined, Inspection stays open for those merchants alone (a short "Black Market"
+    step ...). Simultaneous claims on one pile resolve clockwise from the Sheriff's left.'"""
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["pepper"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "decline_black_market", seat=3)  # Seat 3 will not claim this round
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
+    [step] = [e for e in events if e["type"] == "phase_started"]
+    assert (step["phase"], step["seats"]) == ("black_market", [1, 2])
+    assert awaiting(state) == [1, 2] and state.round == 1
+    commands = [
+        {"type": "claim_black_market", "seat": 2, "kind": "pepper"},
+        {"type": "claim_black_market", "seat": 1, "kind": "pepper"},
+    ]
+    results = []
+    for arrival in (commands, commands[::-1]):
+        current, log = state, []
+        for command in arrival:
+            current, new = apply(current, command)
+            log += new
+        results.append((current, log))
+    assert results[0][0].hash() == results[1][0].hash()  # arrival order does not matter
+    state, log = results[0]
+    claims = [(e["seat"], e["value"]) for e in events_of(log, "black_market_claimed")]
+    assert claims == [(1, 30), (2, 27)]  # clockwise from the Sheriff's left
+    assert state.round == 2
+    # Sealed until resolved: seat 3 saw only that seat 2 had chosen.
+    [sealed] = [e for e in results[0][1] if e["type"] == "black_market_submitted"][:1]
+    assert project_event(state, sealed, 3) == {
+        "seq": sealed["seq"],
+        "type": sealed["type"],
+        "seat": 2,
+    }
+
+
+def test_R84_a_claim_that_comes_too_late_in_the_step_gets_nothing():
+    """Clockwise resolution: a pile emptied by an earlier claimant leaves nothing to a later one
+    (the missed claim does not say its kind; the cards stay on the stand)."""
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    for bag in (1, 2, 3):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    assert state.phase.kind == "black_market"
+    for seat in (3, 2, 1):
+        state, events = _claim(state, seat, "mead")
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [
+        (1, 32),
+        (2, 29),
+    ]
+    [missed] = events_of(events, "black_market_missed")
+    assert missed == {"seq": missed["seq"], "type": "black_market_missed", "seat": 3}
+    assert types_in(state, "stand:3").count("mead") == 3
+
+
+def test_R85_the_black_market_step_default_is_no_claim():
+    """Decisions, Missed moves: 'Black Market step: no claim.'"""
+    state = rig(_market(), "stand:1", ["silk"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "timeout")  # the inspection deadline: every bag passes
+    assert (state.phase.kind, state.phase.seats) == ("black_market", [1])
+    assert default_commands(state) == [{"type": "decline_black_market", "seat": 1}]
+    state, events = do_events(state, "timeout")
+    [timed_out] = events_of(events, "timed_out")
+    assert (timed_out["phase"], timed_out["seats"]) == ("black_market", [1])
+    assert not events_of(events, "black_market_claimed") and state.round == 2
+    assert state.claims[1] == []
+
+
+def test_R86_claimed_cards_score_their_value_and_count_as_contraband_for_the_tie_break():
+    """2nd ed, Black Market: 'Claimed Black Market cards are placed in the player's Contraband
+    pile ... players score points for all Black Market cards they have in their Contraband pile.'
+    Decisions: 'they count as contraband cards for the tie-break.'"""
+    stands = [["apples", "pepper"], ["apples"] + ["cheese"] * 2, []]
+    claimed = [[], [{"type": "pepper", "value": 27, "round": 3}], []]
+    sheets = score_sheets([42, 10, 0], stands, claimed)
+    assert sheets[1]["black_market"] == [{"type": "pepper", "value": 27}]
+    # Gold, an Apple and 2 Cheese, the claimed card, the shared Apple King, the Cheese King.
+    assert sheets[1]["total"] == 10 + 2 + 6 + 27 + 15 + 15
+    assert sheets[1]["contraband_cards"] == 1
+    # A tie on points: the claimed card counts as a contraband card.
+    tied = score_sheets(
+        [6, 0],
+        [["apples", "pepper"], ["apples"]],
+        [[], [{"type": "mead", "value": 12, "round": 1}]],
+    )
+    assert tied[0]["total"] == tied[1]["total"] == 6 + 2 + 6 + 15
+    assert [s["contraband_cards"] for s in tied] == [1, 1]
+    assert [s["rank"] for s in tied] == [1, 1]  # without it, seat 0 would win the tie-break
+
+
+def test_R87_values_are_card_data_provisional_unless_the_organizer_gives_others():
+    """Decisions: 'use these provisional defaults ..., kept in the card data and editable per
+    game ... Say "provisional" wherever they are shown.' Setup: 'the card of higher Value on
+    top'."""
+    assert BLACK_MARKET_VALUES == {"pepper": (30, 27), "mead": (32, 29), "silk": (34, 31)}
+    given = {"pepper": [20, 25], "mead": [21, 26], "silk": [22, 27]}
+    state = start(black_market=True, black_market_values=given)
+    view = view_for(state, 1)["black_market"]
+    assert view == {
+        "provisional": False,
+        "piles": {"pepper": [20, 25], "mead": [21, 26], "silk": [22, 27]},
+    }
+    assert state.config.to_dict()["black_market_values"]["pepper"] == [25, 20]
+    assert "black_market_values" not in start(black_market=True).config.to_dict()
+    for bad in (
+        {"edition": 1, "black_market": True},
+        {"black_market_values": given},
+        {"black_market": True, "black_market_values": {"pepper": [1, 2]}},
+        {"black_market": True, "black_market_values": {**given, "silk": [0, 3]}},
+        {"black_market": True, "black_market_values": {**given, "silk": [3]}},
+    ):
+        with pytest.raises(EngineError) as error:
+            GameConfig(players=4, **bad)
+        assert error.value.code == "invalid_config"
+
+
+def test_R88_deputies_do_not_claim_and_six_players_may_use_the_black_market():
+    """Decisions: 'the Sheriff (and Deputies) cannot claim in a round they inspect.'"""
+    state = rig(with_deputies(start(players=6, black_market=True), 0, 1), "stand:0", ["pepper"] * 3)
+    state = rig(state, "stand:2", ["pepper"] * 3)
+    state = to_inspection(state, {2: (["apples"], "apples")})
+    state = do(state, "pass_bag", seat=0, bag=2)
+    state = do(state, "pass_bag", seat=1, bag=2)
+    refused(state, {"type": "claim_black_market", "seat": 0, "kind": "pepper"}, "not_a_merchant")
+    state, _ = _claim(state, 2, "pepper")
+    assert state.claims[2][0]["value"] == 30
+    for seat in [*range(6), None]:
+        assert check_view(state, seat) == []

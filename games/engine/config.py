@@ -2,6 +2,7 @@
 
 from dataclasses import asdict, dataclass, fields
 
+from .cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from .errors import EngineError
 
 FIRST_EDITION = 1
@@ -19,10 +20,29 @@ class GameConfig:
     royal_goods: bool = False
     seven_card_hand: bool = False
     remove_ten: bool = False
-    black_market: bool = False  # 2nd edition option, not available yet
+    black_market: bool = False  # 2nd edition option
+    # The organizer's Black Market values, {"pepper": [30, 27], ...} (None: the provisional
+    # defaults of cards.py). Normalized to the higher value first.
+    black_market_values: dict | None = None
 
     def __post_init__(self):
         validate(self)
+        if self.black_market_values is not None:
+            values = {
+                t: sorted(self.black_market_values[t], reverse=True) for t in BLACK_MARKET_TYPES
+            }
+            object.__setattr__(self, "black_market_values", values)
+
+    @property
+    def black_market_piles(self) -> dict:
+        """Black Market values per kind, the top card first (the higher value)."""
+        given = self.black_market_values
+        return {t: list(given[t] if given else BLACK_MARKET_VALUES[t]) for t in BLACK_MARKET_TYPES}
+
+    @property
+    def black_market_provisional(self) -> bool:
+        """True while the game uses the engine's provisional default values."""
+        return self.black_market_values is None
 
     @property
     def hand_size(self) -> int:
@@ -46,7 +66,11 @@ class GameConfig:
         return self.players * (3 if self.players == 3 else 2)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every field; ``black_market_values`` only when the organizer gave them."""
+        data = asdict(self)
+        if data["black_market_values"] is None:
+            del data["black_market_values"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameConfig":
@@ -88,7 +112,27 @@ def validate(config: GameConfig) -> None:
         )
     for name in ("royal_goods", "seven_card_hand", "remove_ten", "black_market"):
         _require_bool(config, name)
-    if config.black_market:
-        if config.edition != SECOND_EDITION:
-            raise EngineError("invalid_config", "The Black Market is a 2nd edition option.")
-        raise EngineError("unsupported_option", "The Black Market option is not available yet.")
+    if config.black_market and config.edition != SECOND_EDITION:
+        raise EngineError("invalid_config", "The Black Market is a 2nd edition option.")
+    if config.black_market_values is not None:
+        _validate_black_market_values(config)
+
+
+def _validate_black_market_values(config: GameConfig) -> None:
+    values = config.black_market_values
+    if not config.black_market:
+        raise EngineError("invalid_config", "Black Market values need the Black Market option.")
+    kinds = ", ".join(BLACK_MARKET_TYPES)
+    if not isinstance(values, dict) or sorted(values) != sorted(BLACK_MARKET_TYPES):
+        raise EngineError("invalid_config", f"Give Black Market values for exactly: {kinds}.")
+    for kind in BLACK_MARKET_TYPES:
+        pair = values[kind]
+        if (
+            not isinstance(pair, list | tuple)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in pair)
+        ):
+            raise EngineError(
+                "invalid_config",
+                f"The Black Market's {kind} pile holds two cards: give two whole numbers above 0.",
+            )

@@ -10,6 +10,8 @@ from .config import GameConfig
 from .state import (
     BOOTY,
     GOLD_OUT,
+    OUT,
+    BlackMarketStep,
     GameOver,
     Inspection,
     Load,
@@ -31,7 +33,9 @@ def new_state(event: dict) -> State:
             zones[f"{kind}:{seat}"] = []
     if config.deputies:
         zones[BOOTY] = []
-    return State(
+    if config.black_market:
+        zones[OUT] = []
+    state = State(
         config=config,
         seed=event["seed"],
         seed_sha256=event["seed_sha256"],
@@ -42,6 +46,10 @@ def new_state(event: dict) -> State:
         sheriff_turns=[0] * n,
         seq=1,
     )
+    if config.black_market:  # each pile top last: the higher value on top
+        state.black_market = {kind: v[::-1] for kind, v in config.black_market_piles.items()}
+        state.claims = [[] for _ in range(n)]
+    return state
 
 
 def evolve(state: State | None, event: dict) -> State:
@@ -143,6 +151,8 @@ def _phase_started(state: State, event: dict) -> None:
                 None if declarations[seat] is None else [None] * len(state.deputies)
                 for seat in range(n)
             ]
+    elif phase == "black_market":
+        state.phase = BlackMarketStep(seats=list(event["seats"]), choices=[None] * n)
     else:
         raise ValueError(f"unknown phase {phase!r}")
     state.phase.since = event["seq"]
@@ -245,6 +255,25 @@ def _deputy_decided(state: State, event: dict) -> None:
     calls[position] = event["decision"]
 
 
+def _black_market_claimed(state: State, event: dict) -> None:
+    """The top card of a Black Market pile goes to the claimant's contraband pile."""
+    pile = state.black_market[event["kind"]]
+    if not pile or pile[-1] != event["value"] or state.claimed_this_round(event["seat"]):
+        raise ValueError("a claim takes the top card of its pile, once a round")
+    pile.pop()
+    state.claims[event["seat"]].append(
+        {"type": event["kind"], "value": event["value"], "round": state.round}
+    )
+
+
+def _black_market_declined(state: State, event: dict) -> None:
+    state.phase.declined = sorted({*state.phase.declined, event["seat"]})
+
+
+def _black_market_submitted(state: State, event: dict) -> None:
+    state.phase.choices[event["seat"]] = event["choice"]
+
+
 def _bag_passed(state: State, event: dict) -> None:
     state.phase.decided[event["seat"]] = "passed"
 
@@ -282,6 +311,10 @@ _HANDLERS = {
     "offer_agreed": _offer_agreed,
     "deputy_decided": _deputy_decided,
     "booty_shared": _log_only,
+    "black_market_claimed": _black_market_claimed,
+    "black_market_declined": _black_market_declined,
+    "black_market_submitted": _black_market_submitted,
+    "black_market_missed": _log_only,
     "no_offer_said": _no_offer_said,
     "bargaining_ended": _bargaining_ended,
     "offer_withdrawn": _offer_closed("withdrawn"),

@@ -24,7 +24,7 @@ decided before they could speak. Whether a bag is unlocked depends only on
 the set of merchants who spoke, never on the order they spoke in.
 """
 
-from . import checks, phases, round_end
+from . import black_market, checks, phases, round_end
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
 from .errors import EngineError
@@ -565,10 +565,20 @@ def end_if_all_decided(run: Run) -> None:
 
 
 def close(run: Run) -> None:
-    """Every bag is decided: remaining offers lapse, the Booty is shared, the round ends."""
+    """Every bag is decided: remaining offers lapse; the Black Market step waits for the
+    merchants who could still claim, if any; then the inspection ends."""
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
         run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
+    seats = black_market.eligible(run.state)
+    if seats:
+        run.emit("phase_started", phase="black_market", seats=seats)
+        return
+    finish(run)
+
+
+def finish(run: Run) -> None:
+    """The end of the inspection: the Booty is shared, the round ends."""
     share_booty(run)
     round_end.end_round(run)
 

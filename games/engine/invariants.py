@@ -7,7 +7,7 @@ returns a list of human-readable violations (empty when all is well).
 import random
 
 from . import inspection
-from .cards import LEGAL_TYPES
+from .cards import BLACK_MARKET_TYPES, LEGAL_TYPES
 from .checks import MAX_BAG, MIN_BAG
 from .game import STARTING_GOLD, apply
 from .state import State
@@ -27,6 +27,7 @@ def check_state(state: State) -> list:
     if any(g < 0 for g in [*state.gold, state.booty_gold, state.gold_out]):
         problems.append(f"negative gold: {state.gold}")
     problems += _check_roles(state)
+    problems += _check_black_market(state)
     if state.round > state.config.rounds:
         problems.append(f"round {state.round} beyond the game's {state.config.rounds}")
     if any(state.zones[f"aside:{s}"] for s in range(n)):
@@ -59,10 +60,38 @@ def _check_roles(state: State) -> list:
     if len(set(deck) | set(deputies)) != len(deck) + 2 or len(deck) != n - drawn_this_cycle:
         problems.append(f"Deputy deck {deck} with Deputies {deputies} in round {state.round}")
     kind = state.phase.kind if state.phase else None
-    if kind != "inspection" and (state.booty_gold or state.zones["booty"]):
+    if kind not in ("inspection", "black_market") and (state.booty_gold or state.zones["booty"]):
         problems.append("the Booty is not empty outside the inspection")
     if state.gold_out > state.round:
         problems.append(f"{state.gold_out} gold out of the game after {state.round} rounds")
+    return problems
+
+
+def _check_black_market(state: State) -> list:
+    """Black Market cards: each in its pile or with one claimant (conservation), at most
+    one claim per seat a round, none by that round's Sheriff or Deputies; exactly 3
+    cards of the claimed kind out of the game per claim."""
+    if not state.config.black_market:
+        return []
+    problems = []
+    dealt = sorted(v for values in state.config.black_market_piles.values() for v in values)
+    piles = [v for values in state.black_market.values() for v in values]
+    claimed = [c for seat in state.claims for c in seat]
+    if sorted(piles + [c["value"] for c in claimed]) != dealt:
+        problems.append("Black Market cards not conserved")
+    for kind, values in state.black_market.items():
+        if values != sorted(values):
+            problems.append(f"the {kind} pile is not the higher value on top")
+    for seat, seat_claims in enumerate(state.claims):
+        rounds = [c["round"] for c in seat_claims]
+        if len(rounds) != len(set(rounds)):
+            problems.append(f"seat {seat} claimed twice in a round")
+        if state.round in rounds and state.is_inspector(seat):
+            problems.append(f"seat {seat} claimed in a round it inspects")
+    out = [state.type_of(c) for c in state.zones["out"]]
+    for kind in {c["type"] for c in claimed} | set(out):
+        if out.count(kind) != 3 * sum(1 for c in claimed if c["type"] == kind):
+            problems.append(f"the {kind} cards out of the game do not match the claims")
     return problems
 
 
@@ -186,7 +215,18 @@ def hidden_perturbation(state: State, events: list, seat, rnd: random.Random) ->
     if not state.is_over():
         other.seed = "ff" * 32
     _reseal_bags(other, seat, rnd)
+    _reseal_claims(other, seat, rnd)
     return other
+
+
+def _reseal_claims(state: State, seat, rnd: random.Random) -> None:
+    """Black Market step: another sealed choice for every merchant but ``seat`` who has
+    chosen (who has chosen is public)."""
+    if state.phase is None or state.phase.kind != "black_market":
+        return
+    for merchant in state.phase.seats:
+        if merchant != seat and state.phase.choices[merchant] is not None:
+            state.phase.choices[merchant] = rnd.choice([*BLACK_MARKET_TYPES, "none"])
 
 
 def _reseal_bags(state: State, seat, rnd: random.Random) -> None:

@@ -1,7 +1,7 @@
 """Who must act now, and what each seat may do: one function for the service,
 the pages and the simulator."""
 
-from . import inspection, loading
+from . import black_market, inspection, loading
 from .checks import MAX_BAG, MAX_SET_ASIDE
 from .state import State
 
@@ -39,7 +39,26 @@ def actions(state: State) -> dict:
             }
     elif phase.kind == "inspection":
         _inspection_actions(state, result)
+        _black_market_actions(state, result)
+    elif phase.kind == "black_market":
+        for seat in black_market.awaited(state):
+            result[seat] = {"must_act": True, "moves": _claim_moves(state, seat)}
     return result
+
+
+def _claim_moves(state: State, seat: int) -> list:
+    kinds = black_market.claimable(state, seat)  # from the seat's own stand: only it sees them
+    claim = [{"type": "claim_black_market", "kinds": kinds}] if kinds else []
+    return [*claim, {"type": "decline_black_market"}]
+
+
+def _black_market_actions(state: State, result: dict) -> None:
+    """During the inspection: claims for merchants whose bag is resolved (optional)."""
+    if not state.config.black_market:
+        return
+    for seat in state.merchants():
+        if black_market.may_still_claim(state, seat):
+            result[seat]["moves"] += _claim_moves(state, seat)
 
 
 def _inspection_actions(state: State, result: dict) -> None:

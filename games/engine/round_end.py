@@ -42,9 +42,10 @@ def end_round(run: Run) -> None:
 def finish(run: Run) -> None:
     state = run.state
     stands = [[state.type_of(c) for c in state.stand(seat)] for seat in range(state.players)]
+    claimed = state.claims if state.config.black_market else None
     run.emit(
         "game_ended",
-        scores=score_sheets(state.gold, stands),
+        scores=score_sheets(state.gold, stands, claimed),
         stands=[sorted(s) for s in stands],
         seed=state.seed,
     )

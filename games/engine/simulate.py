@@ -2,10 +2,12 @@
 after every step.
 
     python -m games.engine.simulate --games N --players 3|4|5|6 --edition 1|2
-                                    [--seed S] [--royal]
+                                    [--seed S] [--royal] [--black-market]
 
 The random players make and revise offers and demands, third-party offers,
-accept deals, pass and inspect bags, and let deadlines pass (timeouts). They
+accept deals, pass and inspect bags (with 6 players: each Deputy's calls, offers
+to one Deputy or both), claim Black Market cards or decline, and let deadlines
+pass (timeouts). They
 also send refused commands now and then, which must leave the state untouched.
 Prints games played, invariant failures (must be 0) and the median and p95
 milliseconds per full game.
@@ -18,7 +20,7 @@ import statistics
 import sys
 import time
 
-from .cards import CARD_TYPES, LEGAL_TYPES
+from .cards import BLACK_MARKET_TYPES, CARD_TYPES, LEGAL_TYPES
 from .config import GameConfig
 from .errors import EngineError
 from .events import evolve
@@ -185,6 +187,16 @@ class RandomPlayers:
     def say_no_offer(self, state, seat, move):
         return {"type": "say_no_offer", "seat": seat}
 
+    # -- the Black Market
+    def claim_black_market(self, state, seat, move):
+        kinds = move["kinds"]
+        if self.rnd.random() < 0.1:  # now and then a kind the stand cannot pay (refused)
+            kinds = list(BLACK_MARKET_TYPES)
+        return {"type": "claim_black_market", "seat": seat, "kind": self.rnd.choice(kinds)}
+
+    def decline_black_market(self, state, seat, move):
+        return {"type": "decline_black_market", "seat": seat}
+
     def _bag(self, state, move) -> int:
         """A decidable bag, or now and then one still locked for bargaining (refused)
         or, with 6 players, one this Deputy has already called (refused)."""
@@ -231,6 +243,8 @@ class RandomPlayers:
                 {"type": "accept_offer", "seat": seat, "offer": 1, "revision": 99},
                 {"type": "make_offer", "seat": seat, "to": seat, "terms": {}},
                 {"type": "market_turn", "seat": seat, "cards": [], "draws": ["deck", "discard:0"]},
+                {"type": "claim_black_market", "seat": seat, "kind": "pepper"},
+                {"type": "decline_black_market", "seat": seat},
                 {"type": "nonsense"},
             ]
         )
@@ -318,6 +332,11 @@ def _expected_turns(config: GameConfig) -> list:
     return [config.rounds * per_round // config.players] * config.players
 
 
+def _values(rnd: random.Random) -> dict:
+    """Organizer's Black Market values: two cards a pile."""
+    return {kind: [rnd.randint(1, 40), rnd.randint(1, 40)] for kind in BLACK_MARKET_TYPES}
+
+
 def add_arguments(parser) -> None:
     """The options, shared by ``python -m games.engine.simulate`` and ``manage.py simulate``."""
     parser.add_argument("--games", type=int, default=100)
@@ -325,6 +344,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--edition", type=int, choices=(1, 2), default=2)
     parser.add_argument("--seed", type=int, default=None, help="master seed for reproducible runs")
     parser.add_argument("--royal", action="store_true", help="play with the Royal Goods")
+    parser.add_argument(
+        "--black-market",
+        action="store_true",
+        help="play with the Black Market (2nd edition; a quarter of the games with "
+        "organizer's values instead of the provisional ones)",
+    )
     parser.add_argument(
         "--deep-every",
         type=int,
@@ -337,6 +362,8 @@ def check_arguments(args) -> str | None:
     """What is wrong with the options, or None."""
     if args.players == 6 and args.edition != 2:
         return "six players need the 2nd edition (--edition 2)"
+    if args.black_market and args.edition != 2:
+        return "the Black Market is a 2nd edition option (--edition 2)"
     return None
 
 
@@ -354,6 +381,8 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
             first_sheriff=rnd.randrange(args.players),
             seven_card_hand=rnd.random() < 0.2,
             remove_ten=rnd.random() < 0.2,
+            black_market=args.black_market,
+            black_market_values=_values(rnd) if args.black_market and rnd.random() < 0.25 else None,
         )
         started = time.perf_counter()
         squeeze = rnd.random() < 0.25  # a quarter of games run the deck dry
@@ -369,7 +398,8 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
     out.write(
         f"master seed: {master}\n"
         f"games played: {args.games} (edition {args.edition}, {args.players} players"
-        f"{', royal goods' if args.royal else ''})\n"
+        f"{', royal goods' if args.royal else ''}"
+        f"{', black market' if args.black_market else ''})\n"
         f"invariant failures: {failed}\n"
         f"commands per game: {steps / max(1, args.games):.0f}\n"
         f"ms per full game: median {statistics.median(durations):.1f}, p95 {p95:.1f}\n"

@@ -5,7 +5,8 @@ last element is the top. Zone names: ``deck``, ``box`` (removed from the game),
 ``discard:P``, and per seat ``hand:S``, ``bag:S``, ``stand:S`` (legal goods face
 up, contraband face down) and ``aside:S`` (cards set aside during the market).
 Six players add ``booty`` (goods paid to both Deputies, shared at the end of
-the inspection).
+the inspection); the Black Market adds ``out`` (the contraband revealed for a
+claim, out of the game, face up).
 
 Six players (2nd edition) have no Sheriff (``sheriff`` is None) but two Deputies
 a round, drawn from the Deputy deck; "the inspectors" are the Sheriff, or the
@@ -24,6 +25,7 @@ from .config import GameConfig
 SCHEMA_VERSION = 1
 BOOTY = "booty"  # six players: the Booty tile, a zone of cards and a purse
 GOLD_OUT = "out"  # gold that left the game (the Booty's odd coin)
+OUT = "out"  # the zone of cards that left the game face up (Black Market claims)
 
 
 # --- phases: small types carrying just what they need -------------------------
@@ -75,6 +77,20 @@ class Inspection:
     # sorted so that the order they spoke in leaves no trace; and whether its time is over.
     spoken: list = field(default_factory=list)
     bargaining_over: bool = False
+    # Black Market: merchants who said they make no claim this round (sorted).
+    declined: list = field(default_factory=list)
+
+
+@dataclass
+class BlackMarketStep:
+    """Black Market: the last bag is decided while merchants who could claim have
+    neither claimed nor declined; the inspection stays open for them alone. Their
+    choices are sealed and resolve together, clockwise."""
+
+    kind = "black_market"
+    seats: list  # the merchants it waits for, clockwise
+    choices: list  # per seat: None (awaited, or not in it), a card type, or "none"
+    since: int = 0
 
 
 @dataclass
@@ -84,7 +100,9 @@ class GameOver:
     since: int = 0
 
 
-PHASES = {cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, GameOver)}
+PHASES = {
+    cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, BlackMarketStep, GameOver)
+}
 
 
 def phase_to_dict(phase) -> dict | None:
@@ -127,6 +145,10 @@ class State:
     deputy_shuffles: int = 0
     booty_gold: int = 0
     gold_out: int = 0
+    # Black Market: values left per pile (top last), and per seat the cards claimed,
+    # [{"type", "value", "round"}].
+    black_market: dict = field(default_factory=dict)
+    claims: list = field(default_factory=list)
 
     # -- convenient reads
     @property
@@ -166,6 +188,9 @@ class State:
         inspectors = self.inspectors()
         return [seat for seat in self.clockwise() if seat not in inspectors]
 
+    def claimed_this_round(self, seat: int) -> bool:
+        return any(c["round"] == self.round for c in self.claims[seat]) if self.claims else False
+
     def is_over(self) -> bool:
         return isinstance(self.phase, GameOver)
 
@@ -190,6 +215,8 @@ class State:
             deputy_shuffles=self.deputy_shuffles,
             booty_gold=self.booty_gold,
             gold_out=self.gold_out,
+            black_market={kind: list(values) for kind, values in self.black_market.items()},
+            claims=[[dict(c) for c in seat] for seat in self.claims],
         )
 
     def to_dict(self) -> dict:
@@ -222,6 +249,11 @@ class State:
                 booty_gold=self.booty_gold,
                 gold_out=self.gold_out,
             )
+        if self.config.black_market:
+            extras.update(
+                black_market={kind: list(values) for kind, values in self.black_market.items()},
+                claims=[[dict(c) for c in seat] for seat in self.claims],
+            )
         return extras
 
     @classmethod
@@ -247,6 +279,8 @@ class State:
             deputy_shuffles=data.get("deputy_shuffles", 0),
             booty_gold=data.get("booty_gold", 0),
             gold_out=data.get("gold_out", 0),
+            black_market={k: list(v) for k, v in data.get("black_market", {}).items()},
+            claims=[[dict(c) for c in seat] for seat in data.get("claims", [])],
         )
 
     def to_json(self) -> str:
