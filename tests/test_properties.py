@@ -338,3 +338,25 @@ def test_shuffle_matches_its_documented_algorithm(seed, size):
 @given(st.binary(min_size=32, max_size=32), st.integers(0, 300))
 def test_shuffle_is_a_permutation(seed, size):
     assert sorted(shuffled(list(range(size)), seed.hex(), "x")) == list(range(size))
+
+
+# --- stored games ----------------------------------------------------------------------
+
+
+def test_a_snapshot_stored_before_deputies_and_the_black_market_still_loads():
+    """The Django side stores State.to_dict() snapshots: one written before the phase
+    fields of the Deputies and the Black Market existed loads with their defaults, and
+    plays on to the end."""
+    state, _, _ = _random_game("cd" * 32, random.Random(3), 4, 2, 60)
+    while state.phase.kind != "inspection":
+        state, _ = apply(state, {"type": "timeout"})
+    old = json.loads(state.to_json())
+    for key in ("calls", "declined"):
+        del old["phase"][key]
+    assert not {"deputies", "black_market", "claims", "booty_gold"} & set(old)
+    assert "black_market_values" not in old["config"]
+    loaded = State.from_dict(old)
+    assert loaded.hash() == state.hash()
+    while not loaded.is_over():
+        loaded, _ = apply(loaded, {"type": "timeout"})
+    assert check_state(loaded) == []

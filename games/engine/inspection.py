@@ -71,11 +71,6 @@ def to_decide(state, inspector: int) -> list:
     return [b for b in bags if call_of(state, b, inspector) is None]
 
 
-def bound(state, offer: dict) -> list:
-    """The inspectors whose decisions an offer's actions bind."""
-    return list(offer.get("deputies") or [state.sheriff])
-
-
 def acceptors(state, offer: dict) -> list:
     """Who must accept an offer for it to become a deal: its recipient; with 6 players
     every party but its proposer (the payer, and the Deputies it binds)."""
