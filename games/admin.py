@@ -218,9 +218,12 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
             **{k: cleaned.get(k, False) for k in ("royal_goods", "seven_card_hand", "remove_ten")},
         }
         try:  # the engine's own checks (player count, seed), before anything is saved
-            engine.new_game(cleaned["config"], cleaned.get("seed") or None)
+            state, _ = engine.new_game(cleaned["config"], cleaned.get("seed") or None)
+            services.check_playable_by_email(state.config)
         except EngineError as error:
             raise forms.ValidationError(error.message) from None
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
         return cleaned
 
 

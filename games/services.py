@@ -90,6 +90,17 @@ def distinct_names(names) -> None:
         seen[key] = name
 
 
+def check_playable_by_email(config) -> None:
+    """ValueError for rules the engine knows but the pages and emails do not show
+    yet: six players (Deputies) and the Black Market."""
+    if config.deputies or config.black_market:
+        raise ValueError(
+            "Six-player games (with Deputies) and the Black Market cannot be played by "
+            "email yet: their pages are still being built. Choose 3 to 5 players, "
+            "without the Black Market."
+        )
+
+
 def game_name(name: str) -> str:
     """A game's name, which every email's subject carries; ValueError if it cannot be."""
     name = name.strip()
@@ -173,6 +184,7 @@ def create_game(
     distinct_names(p.name for p in players)
     config = {**config, "players": len(players)}
     state, events = engine.new_game(config, mixed_seed(seed))  # EngineError for a bad config
+    check_playable_by_email(state.config)
     with transaction.atomic():
         game = Game.objects.create(
             name=name,

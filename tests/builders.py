@@ -104,6 +104,22 @@ def move_top(state: State, source: str, target: str, count: int | None = None) -
     return state
 
 
+def with_deputies(state: State, first: int, second: int) -> State:
+    """A clone of a 6-player game at the start of a round whose Deputies are ``first``
+    (drawn first) and ``second``; the seats they replace go back into the Deputy deck."""
+    assert state.phase.kind == "market" and not any(state.phase.pending)
+    state = state.clone()
+    old = list(state.deputies)
+    for seat in old:
+        state.sheriff_turns[seat] -= 1
+    for seat in (first, second):
+        state.sheriff_turns[seat] += 1
+    pool = [s for s in state.deputy_deck if s not in (first, second)] + old
+    state.deputy_deck = [s for s in pool if s not in (first, second)]
+    state.deputies = [first, second]
+    return state
+
+
 def set_gold(state: State, purses: dict) -> State:
     """A clone with gold set per seat: ``set_gold(state, {1: 3, 0: 0})``."""
     state = state.clone()

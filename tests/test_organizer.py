@@ -42,10 +42,11 @@ def test_creategame_starts_a_game_and_owes_the_first_emails(capsys):
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        (["Ann <ann@example.org>", "Ben <ben@example.org>"], "3 to 5 players"),
+        (["Ann <ann@example.org>", "Ben <ben@example.org>"], "3 to 6 players"),
         (["Ann"] * 3, "Name <email>"),
         (["Ann <a@example.org> Mars/Base"] * 3, "Unknown timezone"),
-        ([f"P{i} <p{i}@example.org>" for i in range(6)], "6-player"),
+        ([f"P{i} <p{i}@example.org>" for i in range(7)], "3 to 6 players"),
+        ([f"P{i} <p{i}@example.org>" for i in range(6)], "cannot be played by email yet"),
         (["A" * 61 + " <a@example.org>"] * 3, "at most 60 characters"),
         (["you <you@example.org>"] * 3, 'No player may be called "You"'),
         (["Ann\u202e <a@example.org>"] * 3, "one line of plain text"),

@@ -122,7 +122,11 @@ def test_the_first_sheriff_is_a_seat_number_from_1(organizer):
         ({"first_sheriff": "0"}, "greater than or equal to 1"),
         ({"first_sheriff": "4"}, "There are only 3 seats."),
         ({"seed": "not hex"}, "The seed must be at least 16 bytes of hex."),
-        ({"players": "Ann <ann@example.org>\nBen <ben@example.org>"}, "3 to 5 players"),
+        ({"players": "Ann <ann@example.org>\nBen <ben@example.org>"}, "3 to 6 players"),
+        (
+            {"players": "\n".join(f"P{i} <p{i}@example.org>" for i in range(6))},
+            "cannot be played by email yet",
+        ),
     ],
 )
 def test_a_game_the_rules_refuse_gets_a_message_not_an_error_page(organizer, change, message):

@@ -1,4 +1,6 @@
-"""Property tests over many random full games (both editions, 3-5 players).
+"""Property tests over many random full games (both editions, 3-5 players; the
+2nd edition with 6 players, its Deputies and Booty; the 2nd edition's Black
+Market with 3-6 players).
 
 After every step: card conservation, gold conservation and non-negativity, bag
 sizes and declared counts, one Sheriff, termination after the right number of
@@ -33,7 +35,7 @@ from games.engine.simulate import RandomPlayers, play_game
 
 GAMES = int(os.environ.get("SIM_GAMES", "200"))
 DEEP_EVERY = int(os.environ.get("SIM_DEEP_EVERY", "3"))
-CONFIGS = [(edition, players) for edition in (1, 2) for players in (3, 4, 5)]
+CONFIGS = [(edition, players) for edition in (1, 2) for players in (3, 4, 5)] + [(2, 6)]
 
 
 @pytest.mark.parametrize(("edition", "players"), CONFIGS)
@@ -48,6 +50,7 @@ def test_random_full_games_keep_every_invariant(edition, players):
             first_sheriff=number % players,
             seven_card_hand=number % 5 == 1,
             remove_ten=number % 7 == 2,
+            black_market=edition == 2 and number % 2 == 1,
         )
         seed = f"{rnd.getrandbits(256):064x}"
         result = play_game(
@@ -58,10 +61,21 @@ def test_random_full_games_keep_every_invariant(edition, players):
     assert failed == []
 
 
+def _config(players: int, edition: int) -> GameConfig:
+    """Six players are a 2nd-edition game whatever ``edition`` was drawn; ``edition`` 3
+    stands for the 2nd edition with the Black Market."""
+    return GameConfig(
+        players=players,
+        edition=1 if edition == 1 and players < 6 else 2,
+        royal_goods=True,
+        black_market=edition == 3,
+    )
+
+
 def _random_game(seed: str, rnd: random.Random, players: int, edition: int, stop_after: int):
     """Play up to ``stop_after`` accepted commands; return (state, events, commands)."""
-    state, events = new_game(GameConfig(players=players, edition=edition, royal_goods=True), seed)
-    agent, commands = RandomPlayers(rnd), []
+    state, events = new_game(_config(players, edition), seed)
+    agent, commands = RandomPlayers(rnd, every_choice=True), []
     while not state.is_over() and len(commands) < stop_after:
         command = agent.command(state)
         try:
@@ -76,8 +90,8 @@ def _random_game(seed: str, rnd: random.Random, players: int, edition: int, stop
 game_params = {
     "seed": st.binary(min_size=32, max_size=32).map(bytes.hex),
     "agent_seed": st.integers(0, 2**32),
-    "players": st.sampled_from([3, 4, 5]),
-    "edition": st.sampled_from([1, 2]),
+    "players": st.sampled_from([3, 4, 5, 6]),
+    "edition": st.sampled_from([1, 2, 3]),  # 3: the 2nd edition with the Black Market
 }
 quick = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -90,7 +104,7 @@ def test_same_seed_and_commands_give_byte_identical_log(
     state, events, commands = _random_game(
         seed, random.Random(agent_seed), players, edition, stop_after
     )
-    again, log = new_game(GameConfig(players=players, edition=edition, royal_goods=True), seed)
+    again, log = new_game(_config(players, edition), seed)
     for command in commands:
         again, new = apply(again, command)
         log += new
@@ -111,7 +125,7 @@ def test_replay_and_json_round_trip_rebuild_the_identical_state(
 
 
 @quick
-@given(**game_params, stop_after=st.integers(0, 300), viewer=st.integers(0, 5))
+@given(**game_params, stop_after=st.integers(0, 300), viewer=st.integers(0, 6))
 def test_what_a_seat_cannot_see_never_changes_its_view_or_log(
     seed, agent_seed, players, edition, stop_after, viewer
 ):
@@ -141,6 +155,32 @@ def test_a_closed_bag_tells_the_others_nothing_of_its_size_before_the_reveal(
         assert check_no_leak(state, events, seat, rnd) == []
 
 
+@quick
+@given(
+    seed=game_params["seed"],
+    agent_seed=game_params["agent_seed"],
+    players=game_params["players"],
+    stop_after=st.integers(0, 400),
+    choices=st.integers(0, 3),
+)
+def test_a_sealed_black_market_choice_tells_the_others_nothing(
+    seed, agent_seed, players, stop_after, choices
+):
+    """In the Black Market step, with some choices in: no seat's view or log depends on
+    another merchant's sealed choice (who has chosen is public)."""
+    rnd = random.Random(agent_seed)
+    state, events, _ = _random_game(seed, rnd, players, 3, stop_after)
+    while not state.is_over() and state.phase.kind != "black_market":
+        state, new = apply(state, {"type": "timeout"})
+        events += new
+    for command in _simultaneous_commands(state, rnd)[:choices] if not state.is_over() else []:
+        state, new = apply(state, command, auto_advance=False)
+        events += new
+    for seat in [*range(players), None]:
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, rnd) == []
+
+
 def _simultaneous_commands(state, rnd):
     """One random command from every seat the phase still waits for."""
     agent = RandomPlayers(rnd)
@@ -148,6 +188,10 @@ def _simultaneous_commands(state, rnd):
     for seat, options in actions(state).items():
         if options["must_act"]:
             move = options["moves"][0]
+            if move["type"] == "claim_black_market":  # a kind the stand can pay
+                kind = rnd.choice(move["kinds"])
+                commands.append({"type": move["type"], "seat": seat, "kind": kind})
+                continue
             commands.append(getattr(agent, move["type"])(state, seat, move))
     return commands
 
@@ -159,7 +203,7 @@ def test_simultaneous_submissions_in_any_order_give_the_same_result(
 ):
     rnd = random.Random(agent_seed)
     state, _, _ = _random_game(seed, rnd, players, edition, stop_after)
-    while not state.is_over() and state.phase.kind not in ("market", "load"):
+    while not state.is_over() and state.phase.kind not in ("market", "load", "black_market"):
         state, _ = apply(state, {"type": "timeout"})
     if state.is_over():
         return
@@ -179,7 +223,8 @@ def test_bargaining_unlocks_the_same_bags_whatever_order_merchants_speak_in(
     seed, agent_seed, players, edition, order_seed, stop_after
 ):
     """Saying "no offer" and the end of the bargaining time, in any arrival order:
-    the same state, and the Sheriff may decide exactly the bags of those who spoke."""
+    the same state, and the Sheriff (each Deputy) may decide exactly the bags of those
+    who spoke."""
     rnd = random.Random(agent_seed)
     state, _, _ = _random_game(seed, rnd, players, edition, stop_after)
     while not state.is_over() and state.phase.kind != "inspection":
@@ -198,12 +243,13 @@ def test_bargaining_unlocks_the_same_bags_whatever_order_merchants_speak_in(
             current, _ = apply(current, command)
         results.append(current)
     assert results[0].hash() == results[1].hash()
-    sheriff_moves = actions(results[0])[results[0].sheriff]["moves"]
-    decidable = next((m["bags"] for m in sheriff_moves if m["type"] == "pass_bag"), [])
-    undecided = inspection.undecided(state)
     over = ends or state.phase.bargaining_over
-    expected = undecided if over else [m for m in undecided if m in speakers or m not in waiting]
-    assert decidable == expected
+    for inspector in state.inspectors():
+        moves = actions(results[0])[inspector]["moves"]
+        decidable = next((m["bags"] for m in moves if m["type"] == "pass_bag"), [])
+        undecided = inspection.to_decide(state, inspector)
+        unlocked = [m for m in undecided if m in speakers or m not in waiting]
+        assert decidable == (undecided if over else unlocked)
 
 
 # --- the checkers themselves catch planted defects ------------------------------------
@@ -292,3 +338,25 @@ def test_shuffle_matches_its_documented_algorithm(seed, size):
 @given(st.binary(min_size=32, max_size=32), st.integers(0, 300))
 def test_shuffle_is_a_permutation(seed, size):
     assert sorted(shuffled(list(range(size)), seed.hex(), "x")) == list(range(size))
+
+
+# --- stored games ----------------------------------------------------------------------
+
+
+def test_a_snapshot_stored_before_deputies_and_the_black_market_still_loads():
+    """The Django side stores State.to_dict() snapshots: one written before the phase
+    fields of the Deputies and the Black Market existed loads with their defaults, and
+    plays on to the end."""
+    state, _, _ = _random_game("cd" * 32, random.Random(3), 4, 2, 60)
+    while state.phase.kind != "inspection":
+        state, _ = apply(state, {"type": "timeout"})
+    old = json.loads(state.to_json())
+    for key in ("calls", "declined"):
+        del old["phase"][key]
+    assert not {"deputies", "black_market", "claims", "booty_gold"} & set(old)
+    assert "black_market_values" not in old["config"]
+    loaded = State.from_dict(old)
+    assert loaded.hash() == state.hash()
+    while not loaded.is_over():
+        loaded, _ = apply(loaded, {"type": "timeout"})
+    assert check_state(loaded) == []

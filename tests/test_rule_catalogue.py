@@ -7,10 +7,12 @@ guide/rules-decisions.md. Seats are numbered clockwise; seat 0 is the first
 Sheriff, so merchants 1, 2, 3 act in that order.
 """
 
+import random
 from collections import Counter
 
 import pytest
 from builders import (
+    SEED,
     accept,
     do,
     do_events,
@@ -29,16 +31,24 @@ from builders import (
     to_inspection,
     to_load_phase,
     types_in,
+    with_deputies,
 )
 
 from games.engine import (
+    EngineError,
     GameConfig,
     actions,
     apply,
+    awaiting,
     default_commands,
+    inspection,
+    new_game,
     project_event,
     view_for,
 )
+from games.engine.cards import BLACK_MARKET_VALUES
+from games.engine.invariants import check_no_leak, check_state, check_view
+from games.engine.rng import shuffled
 from games.engine.scoring import legal_counts, score_sheets
 
 SHERIFF = 0
@@ -1271,3 +1281,669 @@ def test_R61_who_spoke_is_public_and_only_merchants_waited_for_may_say_no_offer(
     assert {"type": "say_no_offer"} not in actions_of(state, SHERIFF)
     state = do(state, "end_bargaining")
     assert {"type": "say_no_offer"} not in actions_of(state, 1)  # nothing left to unlock
+
+
+# --- 1st edition: the Sheriff orders confiscated goods (decisions: "1st edition: confiscated
+# goods"). 1st ed, If The Sheriff Inspects: 'The Sheriff takes all of those Goods and places
+# them on one of the discard piles, in any order he chooses.' The last card placed is the top,
+# the card the next merchant may draw first.
+
+SMUGGLER = {
+    1: (["chicken"], "chicken"),
+    2: (["apples"], "apples"),
+    3: (["apples", "crossbow", "pepper", "silk"], "apples"),
+}
+
+
+def _top_types(state, pile: int, count: int = 3) -> list:
+    """The top ``count`` cards of a discard pile, top first."""
+    return [state.type_of(c) for c in state.zones[f"discard:{pile}"][::-1][:count]]
+
+
+@pytest.mark.parametrize(
+    ("order", "top_first"),
+    [
+        (None, ["pepper", "silk", "crossbow"]),
+        ("lowest_on_top", ["pepper", "silk", "crossbow"]),
+        ("highest_on_top", ["crossbow", "silk", "pepper"]),
+        (["pepper", "crossbow", "silk"], ["silk", "crossbow", "pepper"]),
+        (["silk"], ["silk", "pepper", "crossbow"]),
+    ],
+)
+def test_R62_sheriff_chooses_the_order_of_confiscated_goods(order, top_first):
+    """1st ed: '... places them on one of the discard piles, in any order he chooses.' Unsaid,
+    the order is lowest value on top; a ranking puts the kinds it lists above the others,
+    the last listed on top."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    chosen = {} if order is None else {"order": order}
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=3, pile=1, **chosen)
+    assert _top_types(state, 1) == top_first
+    assert types_in(state, "stand:3") == ["apples"]
+    assert state.gold[3] == 50 - 12
+
+
+def test_R63_an_order_that_is_not_one_is_refused():
+    state = to_inspection(start(edition=1), SMUGGLER)
+    command = {"type": "inspect_bag", "seat": SHERIFF, "bag": 3, "pile": 0}
+    for order in ("random", ["pepper", "pepper"], ["dragon"], 3, {"pepper": 1}):
+        refused(state, {**command, "order": order}, "bad_order")
+    # A merchant does not choose where or how confiscated goods go.
+    offering = {"type": "make_offer", "seat": 1, "to": SHERIFF}
+    inspecting = {"bag": 3, "action": "inspect", "order": "highest_on_top"}
+    refused(state, {**offering, "terms": {"sheriff": [inspecting]}}, "bad_command")
+
+
+def test_R64_the_sheriff_orders_the_goods_confiscated_by_every_deal_he_accepts():
+    """'Every command by which the Sheriff inspects takes the pile and the order': accepting a
+    deal whose action inspects a bag takes them too."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    state, bribe = offer(state, 1, SHERIFF, gold=5, passes=[1], inspects=[3])
+    state = do(
+        state,
+        "accept_offer",
+        seat=SHERIFF,
+        offer=bribe,
+        revision=1,
+        pile=0,
+        order="highest_on_top",
+    )
+    assert _top_types(state, 0) == ["crossbow", "silk", "pepper"]
+
+
+def test_R65_a_demand_accepted_by_a_merchant_stacks_as_the_sheriff_said_or_lowest_on_top():
+    """Decisions: 'When an inspection is triggered by someone else accepting a deal, the
+    Sheriff's default order applies: lowest value on top' — unless his demand said otherwise."""
+    for given, top_first in ((None, ["pepper", "silk", "crossbow"]), ("highest_on_top", None)):
+        state = to_inspection(start(edition=1), SMUGGLER)
+        action = {"bag": 3, "action": "inspect", "pile": 1}
+        if given:
+            action["order"] = given
+        demand = {"gold": 4, "sheriff": [{"bag": 1, "action": "pass"}, action]}
+        state = do(state, "make_offer", seat=SHERIFF, to=1, terms=demand)
+        state = accept(state, 1, 1)
+        assert _top_types(state, 1) == (top_first or ["crossbow", "silk", "pepper"])
+
+
+@pytest.mark.parametrize(("order", "drawn"), [(None, "pepper"), ("highest_on_top", "crossbow")])
+def test_R66_the_confiscation_order_decides_the_next_market_draw(order, drawn):
+    """1st ed, Market: a merchant may draw 'from the top of either discard pile'. The Sheriff's
+    order — not the smuggler's loading order — decides what the next merchant can take."""
+    state = to_inspection(start(edition=1), SMUGGLER)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    chosen = {} if order is None else {"order": order}
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=3, pile=1, **chosen)
+    # Round 2: Sheriff 1; the market starts at his left, with seat 2.
+    assert (state.round, state.phase.kind, state.phase.seat) == (2, "market_turn", 2)
+    top = state.zones["discard:1"][-1]
+    assert state.type_of(top) == drawn
+    state = do(state, "market_turn", seat=2, cards=state.hand(2)[:1], draws=["discard:1"], pile=0)
+    assert top in state.hand(2)
+
+
+# --- six players: Deputies and Booty (2nd ed, 6th Player Rule; decisions: "Six players:
+# Deputies"). Seats in the rulebook's example: Little John 0, Maid Marion 1, Gilbert 2, David
+# of Doncaster 3, Alan-a-Dale 4, Will Scarlet 5.
+
+JOHN, MARION, GILBERT, DAVID, ALAN, WILL = range(6)
+
+
+def _six(first: int = JOHN, second: int = MARION, **options):
+    return with_deputies(start(players=6, **options), first, second)
+
+
+def _offer_to(state, seat, to, **offer_terms):
+    """``seat`` offers to ``to`` (a Deputy, or "deputies"); returns (state, offer id)."""
+    offer_id = state.phase.next_offer
+    state = do(state, "make_offer", seat=seat, to=to, terms=terms(**offer_terms))
+    return state, offer_id
+
+
+def test_R67_six_players_need_the_second_edition():
+    """2nd ed: 'for 3 to 6 players'; the 6th player rule is a 2nd-edition rule. Decisions: '1st
+    edition: 3-5 players'."""
+    with pytest.raises(EngineError) as error:
+        GameConfig(players=6, edition=1)
+    assert error.value.code == "invalid_config"
+    assert "2nd edition" in error.value.message
+    for players in (2, 7):
+        with pytest.raises(EngineError) as error:
+            GameConfig(players=players)
+        assert error.value.code == "invalid_config"
+    assert GameConfig(players=6).rounds == 9
+
+
+def test_R68_deputy_deck_two_deputies_reshuffled_every_three_rounds_nine_rounds():
+    """2nd ed, 6th Player: 'Shuffle the Deputy cards and draw 2 from the top ... After 3 rounds,
+    each player will have acted as Deputy once. Shuffle the Deputy cards, create a new deck'; 'The
+    game ends when the Deputy deck has run out for the 3rd time.' The deck comes from the seed."""
+    state, setup = new_game({"players": 6}, SEED)
+    state, events = play_out(state)
+    events = setup + events
+    shuffles = events_of(events, "deputy_deck_shuffled")
+    assert [e["number"] for e in shuffles] == [0, 1, 2]
+    for shuffle in shuffles:
+        assert shuffle["order"] == shuffled(list(range(6)), SEED, f"deputies:{shuffle['number']}")
+    rounds = events_of(events, "round_started")
+    assert [r["round"] for r in rounds] == list(range(1, 10))
+    for cycle in range(3):
+        order = shuffles[cycle]["order"][::-1]  # top first
+        drawn = [r["deputies"] for r in rounds[3 * cycle : 3 * cycle + 3]]
+        assert drawn == [order[0:2], order[2:4], order[4:6]]
+        assert all(r["sheriff"] is None for r in rounds)
+    assert state.sheriff_turns == [3] * 6 and state.round == 9
+    # Each round: 4 merchants, clockwise from the seat after the first-drawn Deputy.
+    markets = [e for e in events_of(events, "timed_out") if e["phase"] == "market"]
+    for started, market in zip(rounds, markets, strict=True):
+        first, second = started["deputies"]
+        clockwise = [(first + k) % 6 for k in range(1, 6)]
+        assert market["seats"] == [s for s in clockwise if s != second]
+    assert len(state.phase.scores) == 6
+
+
+def test_R69_little_john_and_maid_marion_deputies_example():
+    """2nd ed, 6th Player, Example: Gilbert passes; Alan-a-Dale's 12 Gold to the Booty; Maid
+    Marion alone takes Will Scarlet's 8 Gold; both Deputies open David's honest bag and each pays
+    half the Penalty; 'Little John and Maid Marion now share the amount collected on the Booty
+    tile, each receiving 6 Gold.'"""
+    state = to_inspection(
+        _six(),
+        {
+            GILBERT: (["apples", "apples"], "apples"),
+            DAVID: (["chicken"] * 3, "chicken"),
+            ALAN: (["apples", "apples", "crossbow"], "apples"),
+            WILL: (["cheese", "silk"], "cheese"),
+        },
+    )
+    assert state.merchants() == [GILBERT, DAVID, ALAN, WILL]
+    # Both Deputies let Gilbert pass without a bribe.
+    state = do(state, "pass_bag", seat=JOHN, bag=GILBERT)
+    assert state.phase.decided[GILBERT] is None  # one call is not a decision
+    state = do(state, "pass_bag", seat=MARION, bag=GILBERT)
+    assert state.phase.decided[GILBERT] == "passed"
+    # Both Deputies ask David for a bribe (a joint demand, to the Booty); he does not
+    # accept; Little John calls "inspect", then Maid Marion: they open his bag together.
+    joint = state.phase.next_offer
+    state = do(
+        state, "make_offer", seat=JOHN, to=DAVID, joint=True, terms=terms(gold=4, passes=[DAVID])
+    )
+    state = accept(state, MARION, joint)
+    assert offer_status(state, joint) == "open"  # David has not accepted
+    state = do(state, "inspect_bag", seat=JOHN, bag=DAVID)
+    assert offer_status(state, joint) == "lapsed"  # it bound Little John's call
+    state, events = do_events(state, "inspect_bag", seat=MARION, bag=DAVID)
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["honest"], opened["by"]) == (True, [JOHN, MARION])
+    assert state.gold[JOHN] == state.gold[MARION] == 47 and state.gold[DAVID] == 56
+    # Alan-a-Dale: the 3 of them agree on a bribe of 12 Gold, placed on the Booty tile.
+    state, bribe = _offer_to(state, ALAN, "deputies", gold=12, passes=[ALAN])
+    state, agreed = do_events(state, "accept_offer", seat=MARION, offer=bribe, revision=1)
+    assert [e["type"] for e in agreed] == ["offer_agreed"] and state.gold[ALAN] == 50
+    state = accept(state, JOHN, bribe)
+    assert state.phase.decided[ALAN] == "passed"
+    assert (state.booty_gold, state.gold[ALAN]) == (12, 38)
+    assert view_for(state, WILL)["booty"] == {"gold": 12, "goods": []}
+    # Will Scarlet: Little John lets him pass; Maid Marion deals with him alone: 8 Gold.
+    state = do(state, "pass_bag", seat=JOHN, bag=WILL)
+    state, alone = _offer_to(state, WILL, MARION, gold=8, passes=[WILL])
+    state, events = do_events(state, "accept_offer", seat=MARION, offer=alone, revision=1)
+    [paid] = [e for e in events_of(events, "gold_transferred") if e["reason"] == "bribe"]
+    assert (paid["from"], paid["to"], paid["amount"]) == (WILL, MARION, 8)
+    # The round is over: the Booty is shared, 6 Gold each.
+    [shared] = events_of(events, "booty_shared")
+    assert (shared["deputies"], shared["gold"], shared["gold_out"]) == ([JOHN, MARION], 6, 0)
+    assert state.gold == [53, 61, 50, 56, 38, 42]
+    assert state.booty_gold == 0 and state.round == 2
+    assert check_state(state) == []
+
+
+def test_R70_both_deputies_inspect_an_honest_bag_each_pays_half():
+    """2nd ed, 6th Player: 'If the Merchant was telling the truth, then each Deputy pays half of
+    the Penalty to the Merchant using their own Gold (not from the Booty).'"""
+    state = to_inspection(_six(), {DAVID: (["cheese"] * 5, "cheese")})
+    state = set_gold(state, {JOHN: 3})
+    state = rig(state, "stand:0", ["apples", "apples"])
+    state = do(state, "inspect_bag", seat=MARION, bag=DAVID)
+    state, events = do_events(state, "inspect_bag", seat=JOHN, bag=DAVID)
+    debts = events_of(events, "debt_settled")
+    assert [(d["debtor"], d["creditor"], d["amount"]) for d in debts] == [
+        (JOHN, DAVID, 5),
+        (MARION, DAVID, 5),
+    ]
+    # Little John runs out of gold: 3 gold and an Apple (he gives no more than needed).
+    assert (debts[0]["gold"], debts[0]["goods_value"]) == (3, 2)
+    assert state.gold[JOHN] == 0 and state.gold[MARION] == 45 and state.gold[DAVID] == 58
+    assert types_in(state, "stand:3") == ["apples"] + ["cheese"] * 5
+
+
+def test_R71_both_deputies_inspect_a_liar_the_fine_goes_to_the_booty():
+    """2nd ed, 6th Player: 'If the Merchant was lying, the money received is placed on the Booty
+    tile.' Decisions: 'a liar's fines go to the Booty', shared at the end of Inspection."""
+    state = to_inspection(_six(), {ALAN: (["apples", "silk", "mead"], "apples")})
+    state = do(state, "inspect_bag", seat=JOHN, bag=ALAN)
+    state = do(state, "inspect_bag", seat=MARION, bag=ALAN)
+    assert (state.booty_gold, state.gold[ALAN], state.gold[JOHN]) == (8, 42, 50)
+    assert types_in(state, "discard:0") == ["mead", "silk"]
+    state, events = do_events(state, "timeout")
+    [shared] = events_of(events, "booty_shared")
+    assert shared["gold"] == 4
+    assert state.gold[JOHN] == 54 and state.gold[MARION] == 54
+
+
+@pytest.mark.parametrize(("honest", "john", "alan"), [(True, 44, 56), (False, 58, 42)])
+def test_R72_one_deputy_inspects_alone_and_pays_or_receives_alone(honest, john, alan):
+    """2nd ed, 6th Player: 'Only 1 Deputy wants to inspect the bag, while the other is willing to
+    let the Merchant pass. In this case, the Deputy who wants to inspect the bag acts on their
+    own ... If they open the Merchant's Bag, they will pay or receive any Penalty on their own.'"""
+    bag = ["apples"] * 3 if honest else ["apples", "pepper", "silk"]
+    state = to_inspection(_six(), {ALAN: (bag, "apples")})
+    state = do(state, "pass_bag", seat=MARION, bag=ALAN)
+    state, events = do_events(state, "inspect_bag", seat=JOHN, bag=ALAN)
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["honest"], opened["by"]) == (honest, [JOHN])
+    assert (state.gold[JOHN], state.gold[MARION], state.gold[ALAN]) == (john, 50, alan)
+    assert state.booty_gold == 0
+
+
+def test_R73_an_odd_booty_loses_its_odd_coin_and_discards_its_odd_card():
+    """2nd ed, 6th Player: 'the 2 Deputies evenly share all the Gold and Goods cards placed on
+    the Booty tile. Any leftover Gold or cards must be discarded'. Decisions: 'gold split, an odd
+    coin leaves the game; goods dealt alternately from the highest value, starting with the
+    first-drawn Deputy, an odd last card to the discard pile.'"""
+    state = rig(_six(MARION, JOHN), "stand:4", ["apples", "cheese", "chicken"])
+    state = to_inspection(state, {ALAN: (["bread"], "bread")})
+    goods = list(state.stand(ALAN))
+    state, bribe = _offer_to(state, ALAN, "deputies", gold=13, stand_goods=goods, passes=[ALAN])
+    state = accept(state, JOHN, bribe)
+    state = accept(state, MARION, bribe)
+    assert state.booty_gold == 13 and types_in(state, "booty") == ["apples", "cheese", "chicken"]
+    state, events = do_events(state, "timeout")
+    [shared] = events_of(events, "booty_shared")
+    assert (shared["deputies"], shared["gold"], shared["gold_out"]) == ([MARION, JOHN], 6, 1)
+    assert [[state.type_of(c) for c in share] for share in shared["goods"]] == [
+        ["chicken"],
+        ["cheese"],
+    ]
+    assert [state.type_of(c) for c in shared["discarded"]] == ["apples"]
+    assert state.gold[MARION] == 56 and state.gold[JOHN] == 56 and state.gold_out == 1
+    assert "chicken" in types_in(state, "stand:1") and "cheese" in types_in(state, "stand:0")
+    assert state.zones["discard:0"][-1] == shared["discarded"][0]
+    assert sum(state.gold) + state.gold_out == 300 and check_state(state) == []
+
+
+def test_R74_an_offer_to_one_deputy_binds_only_that_deputy():
+    """Decisions: 'to one Deputy (that one accepts; paid to them; binds only their own decision
+    on that bag)'; 'to "the Deputies" (both must accept; payment goes to the Booty; binds both)'.
+    A Deputy may demand for themself, or for both (then the other Deputy must accept too)."""
+    state = to_inspection(
+        _six(), {GILBERT: (["apples"], "apples"), DAVID: (["cheese", "mead"], "cheese")}
+    )
+    state, one = _offer_to(state, GILBERT, JOHN, gold=3, passes=[GILBERT])
+    refused(
+        state,
+        {"type": "accept_offer", "seat": MARION, "offer": one, "revision": 1},
+        "not_offer_recipient",
+    )
+    state = accept(state, JOHN, one)
+    assert inspection.call_of(state, GILBERT, JOHN) == "pass"
+    assert state.phase.decided[GILBERT] is None  # Maid Marion is free to inspect
+    refused(state, {"type": "inspect_bag", "seat": JOHN, "bag": GILBERT}, "bag_already_decided")
+    refused(
+        state,
+        {"type": "make_offer", "seat": GILBERT, "to": "deputies", "terms": terms(passes=[GILBERT])},
+        "bag_already_decided",
+    )
+    state = do(state, "inspect_bag", seat=MARION, bag=GILBERT)
+    assert state.phase.decided[GILBERT] == "inspected"
+    assert state.gold[JOHN] == 53 and state.gold[MARION] == 48  # she paid for the honest apple
+    # A joint demand: David and the other Deputy must both accept; paid to the Booty.
+    demand = state.phase.next_offer
+    state = do(
+        state, "make_offer", seat=MARION, to=DAVID, joint=True, terms=terms(gold=6, passes=[DAVID])
+    )
+    state = accept(state, DAVID, demand)
+    assert offer_status(state, demand) == "open" and state.gold[DAVID] == 50
+    refused(
+        state,
+        {"type": "accept_offer", "seat": DAVID, "offer": demand, "revision": 1},
+        "already_accepted",
+    )
+    state = accept(state, JOHN, demand)
+    assert state.phase.decided[DAVID] == "passed" and state.booty_gold == 6
+    assert state.gold[DAVID] == 44
+    state = do(state, "timeout")  # Alan's and Will's bags pass; the Booty is shared
+    assert (state.gold[JOHN], state.gold[MARION], state.round) == (56, 51, 2)
+
+
+def test_R75_an_undecided_deputy_counts_as_let_pass():
+    """Decisions, Missed moves: 'Deputies (6 players): an undecided Deputy counts as "let
+    pass".'"""
+    state = to_inspection(
+        _six(), {GILBERT: (["apples", "silk"], "apples"), DAVID: (["cheese"], "cheese")}
+    )
+    state = do(state, "inspect_bag", seat=MARION, bag=GILBERT)
+    for bag in (DAVID, ALAN, WILL):
+        state = do(state, "pass_bag", seat=MARION, bag=bag)
+        state = do(state, "pass_bag", seat=JOHN, bag=bag)
+    assert awaiting(state) == [JOHN]
+    state, events = do_events(state, "timeout")
+    [timed_out] = events_of(events, "timed_out")
+    assert timed_out["seats"] == [JOHN]
+    calls = [(e["deputy"], e["bag"], e["decision"]) for e in events_of(events, "deputy_decided")]
+    assert calls[0] == (JOHN, GILBERT, "pass")
+    [opened] = events_of(events, "bag_inspected")
+    assert (opened["seat"], opened["by"], opened["honest"]) == (GILBERT, [MARION], False)
+    assert state.gold[MARION] == 54 and state.gold[GILBERT] == 46
+
+
+def test_R76_the_bargaining_rule_applies_to_each_deputy():
+    """Decisions, Bargaining: a bag is decidable once its merchant has made an offer or said "no
+    offer", or the bargaining time has run out — for each Deputy's call."""
+    state = to_inspection(_six(), {GILBERT: (["apples"], "apples")}, bargaining=True)
+    for deputy in (JOHN, MARION):
+        for kind in ("pass_bag", "inspect_bag"):
+            refused(state, {"type": kind, "seat": deputy, "bag": GILBERT}, "bargaining_open")
+    state, third = _offer_to(state, DAVID, MARION, gold=2, passes=[DAVID], inspects=[GILBERT])
+    refused(
+        state,
+        {"type": "accept_offer", "seat": MARION, "offer": third, "revision": 1},
+        "bargaining_open",
+    )
+    state = do(state, "say_no_offer", seat=GILBERT)
+    state = do(state, "pass_bag", seat=JOHN, bag=GILBERT)
+    state = accept(state, MARION, third)
+    assert inspection.call_of(state, GILBERT, MARION) == "inspect"
+    assert state.phase.decided[GILBERT] == "inspected"
+
+
+def test_R77_actions_answer_for_both_deputies():
+    state = to_inspection(_six(), {GILBERT: (["apples"], "apples"), DAVID: (["cheese"], "cheese")})
+    bags = state.merchants()
+    for deputy in (JOHN, MARION):
+        moves = actions(state)[deputy]
+        assert moves["must_act"] is True
+        assert {"type": "pass_bag", "bags": bags} in moves["moves"]
+        assert {"type": "make_offer", "to": bags, "joint": True} in moves["moves"]
+    assert actions(state)[GILBERT]["moves"][0] == {
+        "type": "make_offer",
+        "to": [JOHN, MARION, "deputies"],
+    }
+    assert actions(state)[GILBERT]["must_act"] is False
+    for bag in bags:
+        state = do(state, "pass_bag", seat=JOHN, bag=bag)
+    assert actions(state)[JOHN] == {"must_act": False, "moves": []}
+    assert awaiting(state) == [MARION]
+    assert actions(state)[GILBERT]["moves"][0] == {"type": "make_offer", "to": [MARION]}
+    view = view_for(state, None)
+    assert view["phase"]["awaiting"] == [MARION]
+    assert view["players"][GILBERT]["calls"] == ["pass", None]
+    assert (view["sheriff"], view["deputies"]) == (None, [JOHN, MARION])
+    assert [p["is_deputy"] for p in view["players"]] == [True, True, False, False, False, False]
+
+
+def test_R78_every_seat_sees_only_what_it_may_in_a_six_player_game():
+    """Architecture: views by allow-list; the Deputy deck is face down: its order is secret."""
+    state, events = new_game({"players": 6, "royal_goods": True}, SEED)
+    state = to_load_phase(state)
+    for seat in [*range(6), None]:
+        view = view_for(state, seat)
+        assert view["deputy_deck_size"] == 4 and "deputy_deck" not in view
+        [shuffle] = [
+            project_event(state, e, seat) for e in events_of(events, "deputy_deck_shuffled")
+        ]
+        assert shuffle == {
+            "seq": shuffle["seq"],
+            "type": "deputy_deck_shuffled",
+            "number": 0,
+            "size": 6,
+        }
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, random.Random(seat or 0)) == []
+
+
+# --- the Black Market (2nd ed, Black Market; decisions: "Black Market"). Provisional values:
+# Pepper 30 then 27, Mead 32 then 29, Silk 34 then 31.
+
+DAVID_BAG = {
+    1: (["cheese", "cheese", "pepper"], "cheese"),
+    2: (["apples"], "apples"),
+    3: (["chicken"], "chicken"),
+}
+
+
+def _market(**options):
+    return start(black_market=True, **options)
+
+
+def _claim(state, seat: int, kind: str):
+    return apply(state, {"type": "claim_black_market", "seat": seat, "kind": kind})
+
+
+def test_R79_david_of_doncaster_claims_the_top_pepper_card():
+    """2nd ed, Black Market, Example: 'The Sheriff allowed David of Doncaster into the Market
+    ... he shows he has 3 Pepper cards among his Contraband, allowing him to claim a Black
+    Market card. David now collects the topmost card from the Pepper Black Market pile and
+    removes the 3 revealed Contraband cards from the game.'"""
+    state = rig(_market(), "stand:1", ["pepper", "pepper"])
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    peppers = ids_of(state, "stand:1", ["pepper"] * 3)
+    assert {"type": "claim_black_market", "kinds": ["pepper"]} in actions_of(state, 1)
+
+    state, events = _claim(state, 1, "pepper")
+
+    [claimed] = events_of(events, "black_market_claimed")
+    assert (claimed["seat"], claimed["kind"], claimed["value"]) == (1, "pepper", 30)
+    assert state.black_market["pepper"] == [27]
+    assert sorted(state.zones["out"]) == sorted(peppers)
+    assert types_in(state, "stand:1") == ["cheese", "cheese"]
+    for viewer in (None, 0, 1, 2, 3):
+        view = view_for(state, viewer)
+        assert view["players"][1]["black_market"] == [{"type": "pepper", "value": 30}]
+        assert view["players"][1]["contraband_count"] == 0
+        assert view["black_market"] == {
+            "provisional": True,
+            "piles": {"pepper": [27], "mead": [29, 32], "silk": [31, 34]},
+        }
+        # The revealed type is public: the 3 cards are shown to everyone.
+        [moved] = [project_event(state, e, viewer) for e in events_of(events, "cards_moved")]
+        assert [c["type"] for c in moved["cards"]] == ["pepper"] * 3 and moved["hidden"] == 0
+    assert state.phase.kind == "inspection"  # the other bags are still undecided
+    state, _ = play_out(state)
+    sheet = state.phase.scores[1]
+    assert sheet["black_market"] == [{"type": "pepper", "value": 30}]
+    assert sheet["black_market_value"] == 30
+
+
+def test_R80_a_claim_before_ones_own_bag_is_resolved_is_refused():
+    """2nd ed, Black Market: '**After** you receive your Merchant Bag from the Sheriff, you may
+    claim a Black Market card'. Decisions: 'a merchant whose bag has been resolved this round'."""
+    state = rig(_market(), "stand:1", ["pepper"] * 3)
+    command = {"type": "claim_black_market", "seat": 1, "kind": "pepper"}
+    refused(state, command, "wrong_phase")  # the market
+    state = to_inspection(state, DAVID_BAG)
+    refused(state, command, "bag_not_resolved")
+    refused(state, {**command, "seat": SHERIFF}, "not_a_merchant")
+    refused(start(), command, "wrong_phase")
+    inspecting = to_inspection(start(), DAVID_BAG)
+    refused(inspecting, command, "no_black_market")
+    state = do(state, "inspect_bag", seat=SHERIFF, bag=1)  # honest: resolved
+    refused(state, {**command, "kind": "crossbow"}, "bad_command")
+    refused(state, {**command, "kind": "mead"}, "not_enough_contraband")
+    state, _ = _claim(state, 1, "pepper")
+    assert state.claims[1] == [{"type": "pepper", "value": 30, "round": 1}]
+
+
+def test_R81_one_claim_per_round():
+    """2nd ed, Black Market: 'Players may only claim 1 Black Market card per round'."""
+    state = rig(_market(), "stand:1", ["pepper"] * 3 + ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state, _ = _claim(state, 1, "mead")
+    for kind in ("pepper", "mead"):
+        refused(
+            state,
+            {"type": "claim_black_market", "seat": 1, "kind": kind},
+            "already_claimed",
+        )
+    refused(state, {"type": "decline_black_market", "seat": 1}, "already_claimed")
+    assert not [m for m in actions_of(state, 1) if "black_market" in m["type"]]
+
+
+def test_R82_two_claims_of_one_kind_in_different_rounds():
+    """2nd ed, Black Market: 'there is no limit to the amount of cards a player can claim in
+    total. As long as they have the required Contraband, a player can claim both Black Market
+    cards of the same type in different turns.' 'The first player that fulfills a Black Market
+    order takes the topmost card of that kind, with a higher Value than the card below it.'"""
+    state = rig(_market(), "stand:2", ["silk"] * 6)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    state, _ = _claim(state, 2, "silk")
+    state = do(state, "timeout")  # round 2: Sheriff 1, merchants 2, 3, 0
+    assert state.round == 2
+    state = to_inspection(state, {2: (["apples"], "apples")})
+    state = do(state, "inspect_bag", seat=1, bag=2)
+    state, _ = _claim(state, 2, "silk")
+    assert state.claims[2] == [
+        {"type": "silk", "value": 34, "round": 1},
+        {"type": "silk", "value": 31, "round": 2},
+    ]
+    assert state.black_market["silk"] == [] and len(state.zones["out"]) == 6
+    assert check_state(state) == []
+
+
+def test_R83_the_black_market_step_resolves_sealed_claims_clockwise():
+    """Decisions: 'When the last bag is decided while an eligible merchant has neither claimed
+    nor declined, Inspection stays open for those merchants alone (a short "Black Market"
+    step ...). Simultaneous claims on one pile resolve clockwise from the Sheriff's left.'"""
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["pepper"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "decline_black_market", seat=3)  # Seat 3 will not claim this round
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
+    [step] = [e for e in events if e["type"] == "phase_started"]
+    assert (step["phase"], step["seats"]) == ("black_market", [1, 2])
+    assert awaiting(state) == [1, 2] and state.round == 1
+    commands = [
+        {"type": "claim_black_market", "seat": 2, "kind": "pepper"},
+        {"type": "claim_black_market", "seat": 1, "kind": "pepper"},
+    ]
+    results = []
+    for arrival in (commands, commands[::-1]):
+        current, log = state, []
+        for command in arrival:
+            current, new = apply(current, command)
+            log += new
+        results.append((current, log))
+    assert results[0][0].hash() == results[1][0].hash()  # arrival order does not matter
+    state, log = results[0]
+    claims = [(e["seat"], e["value"]) for e in events_of(log, "black_market_claimed")]
+    assert claims == [(1, 30), (2, 27)]  # clockwise from the Sheriff's left
+    assert state.round == 2
+    # Sealed until resolved: seat 3 saw only that seat 2 had chosen.
+    [sealed] = [e for e in results[0][1] if e["type"] == "black_market_submitted"][:1]
+    assert project_event(state, sealed, 3) == {
+        "seq": sealed["seq"],
+        "type": sealed["type"],
+        "seat": 2,
+    }
+
+
+def test_R84_a_claim_that_comes_too_late_in_the_step_gets_nothing():
+    """Clockwise resolution: a pile emptied by an earlier claimant leaves nothing to a later one
+    (the missed claim does not say its kind; the cards stay on the stand)."""
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    for bag in (1, 2, 3):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    assert state.phase.kind == "black_market"
+    for seat in (3, 2, 1):
+        state, events = _claim(state, seat, "mead")
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [
+        (1, 32),
+        (2, 29),
+    ]
+    [missed] = events_of(events, "black_market_missed")
+    assert missed == {"seq": missed["seq"], "type": "black_market_missed", "seat": 3}
+    assert types_in(state, "stand:3").count("mead") == 3
+
+
+def test_R85_the_black_market_step_default_is_no_claim():
+    """Decisions, Missed moves: 'Black Market step: no claim.'"""
+    state = rig(_market(), "stand:1", ["silk"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "timeout")  # the inspection deadline: every bag passes
+    assert (state.phase.kind, state.phase.seats) == ("black_market", [1])
+    assert default_commands(state) == [{"type": "decline_black_market", "seat": 1}]
+    state, events = do_events(state, "timeout")
+    [timed_out] = events_of(events, "timed_out")
+    assert (timed_out["phase"], timed_out["seats"]) == ("black_market", [1])
+    assert not events_of(events, "black_market_claimed") and state.round == 2
+    assert state.claims[1] == []
+
+
+def test_R86_claimed_cards_score_their_value_and_count_as_contraband_for_the_tie_break():
+    """2nd ed, Black Market: 'Claimed Black Market cards are placed in the player's Contraband
+    pile ... players score points for all Black Market cards they have in their Contraband pile.'
+    Decisions: 'they count as contraband cards for the tie-break.'"""
+    stands = [["apples", "pepper"], ["apples"] + ["cheese"] * 2, []]
+    claimed = [[], [{"type": "pepper", "value": 27, "round": 3}], []]
+    sheets = score_sheets([42, 10, 0], stands, claimed)
+    assert sheets[1]["black_market"] == [{"type": "pepper", "value": 27}]
+    # Gold, an Apple and 2 Cheese, the claimed card, the shared Apple King, the Cheese King.
+    assert sheets[1]["total"] == 10 + 2 + 6 + 27 + 15 + 15
+    assert sheets[1]["contraband_cards"] == 1
+    # A tie on points: the claimed card counts as a contraband card.
+    tied = score_sheets(
+        [6, 0],
+        [["apples", "pepper"], ["apples"]],
+        [[], [{"type": "mead", "value": 12, "round": 1}]],
+    )
+    assert tied[0]["total"] == tied[1]["total"] == 6 + 2 + 6 + 15
+    assert [s["contraband_cards"] for s in tied] == [1, 1]
+    assert [s["rank"] for s in tied] == [1, 1]  # without it, seat 0 would win the tie-break
+
+
+def test_R87_values_are_card_data_provisional_unless_the_organizer_gives_others():
+    """Decisions: 'use these provisional defaults ..., kept in the card data and editable per
+    game ... Say "provisional" wherever they are shown.' Setup: 'the card of higher Value on
+    top'."""
+    assert BLACK_MARKET_VALUES == {"pepper": (30, 27), "mead": (32, 29), "silk": (34, 31)}
+    given = {"pepper": [20, 25], "mead": [21, 26], "silk": [22, 27]}
+    state = start(black_market=True, black_market_values=given)
+    view = view_for(state, 1)["black_market"]
+    assert view == {
+        "provisional": False,
+        "piles": {"pepper": [20, 25], "mead": [21, 26], "silk": [22, 27]},
+    }
+    assert state.config.to_dict()["black_market_values"]["pepper"] == [25, 20]
+    assert "black_market_values" not in start(black_market=True).config.to_dict()
+    for bad in (
+        {"edition": 1, "black_market": True},
+        {"black_market_values": given},
+        {"black_market": True, "black_market_values": {"pepper": [1, 2]}},
+        {"black_market": True, "black_market_values": {**given, "silk": [0, 3]}},
+        {"black_market": True, "black_market_values": {**given, "silk": [3]}},
+    ):
+        with pytest.raises(EngineError) as error:
+            GameConfig(players=4, **bad)
+        assert error.value.code == "invalid_config"
+
+
+def test_R88_deputies_do_not_claim_and_six_players_may_use_the_black_market():
+    """Decisions: 'the Sheriff (and Deputies) cannot claim in a round they inspect.'"""
+    state = rig(with_deputies(start(players=6, black_market=True), 0, 1), "stand:0", ["pepper"] * 3)
+    state = rig(state, "stand:2", ["pepper"] * 3)
+    state = to_inspection(state, {2: (["apples"], "apples")})
+    state = do(state, "pass_bag", seat=0, bag=2)
+    state = do(state, "pass_bag", seat=1, bag=2)
+    refused(state, {"type": "claim_black_market", "seat": 0, "kind": "pepper"}, "not_a_merchant")
+    state, _ = _claim(state, 2, "pepper")
+    assert state.claims[2][0]["value"] == 30
+    for seat in [*range(6), None]:
+        assert check_view(state, seat) == []

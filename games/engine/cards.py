@@ -75,6 +75,22 @@ KING_QUEEN_BONUS: dict[str, tuple[int, int]] = {
 }
 
 
+# Black Market (2nd edition option): three face-up piles of 2 cards, one per kind, the
+# higher value on top. A claim reveals 3 contraband cards of the pile's kind from one's
+# own stand (they leave the game) and takes the pile's top card. The rulebook text omits
+# the printed values: these are PROVISIONAL — the only concrete figures found (an
+# open-source implementation) — until a printed card is checked. Each game's organizer may
+# give others (GameConfig.black_market_values). Top card first.
+BLACK_MARKET_TYPES: tuple[str, ...] = ("pepper", "mead", "silk")
+BLACK_MARKET_VALUES: dict[str, tuple[int, int]] = {
+    "pepper": (30, 27),
+    "mead": (32, 29),
+    "silk": (34, 31),
+}
+BLACK_MARKET_PROVISIONAL = True  # say "provisional" wherever the default values are shown
+BLACK_MARKET_CLAIM = 3  # contraband cards of one kind a claim reveals
+
+
 def card(name: str) -> CardType:
     return CARD_TYPES[name]
 

@@ -27,13 +27,16 @@ def require_seat(state: State, command: dict) -> int:
 
 
 def require_merchant(state: State, seat: int) -> None:
-    if seat == state.sheriff:
-        raise EngineError("not_a_merchant", "The Sheriff does not take part in this.")
+    if state.is_inspector(seat):
+        who = "The Deputies do" if state.config.deputies else "The Sheriff does"
+        raise EngineError("not_a_merchant", f"{who} not take part in this.")
 
 
 def require_sheriff(state: State, seat: int) -> None:
-    if seat != state.sheriff:
-        raise EngineError("not_sheriff", "Only the Sheriff can do that.")
+    """The Sheriff, or (6 players) either Deputy."""
+    if not state.is_inspector(seat):
+        who = "a Deputy" if state.config.deputies else "the Sheriff"
+        raise EngineError("not_sheriff", f"Only {who} can do that.")
 
 
 def card_list(command: dict, key: str = "cards") -> list:

@@ -8,6 +8,10 @@ is given; callers work on a clone.
 
 from .config import GameConfig
 from .state import (
+    BOOTY,
+    GOLD_OUT,
+    OUT,
+    BlackMarketStep,
     GameOver,
     Inspection,
     Load,
@@ -27,17 +31,25 @@ def new_state(event: dict) -> State:
     for seat in range(n):
         for kind in ("hand", "bag", "stand", "aside"):
             zones[f"{kind}:{seat}"] = []
-    return State(
+    if config.deputies:
+        zones[BOOTY] = []
+    if config.black_market:
+        zones[OUT] = []
+    state = State(
         config=config,
         seed=event["seed"],
         seed_sha256=event["seed_sha256"],
         card_types=list(event["card_types"]),
         zones=zones,
         gold=[event["starting_gold"]] * n,
-        sheriff=config.first_sheriff,
+        sheriff=None if config.deputies else config.first_sheriff,
         sheriff_turns=[0] * n,
         seq=1,
     )
+    if config.black_market:  # each pile top last: the higher value on top
+        state.black_market = {kind: v[::-1] for kind, v in config.black_market_piles.items()}
+        state.claims = [[] for _ in range(n)]
+    return state
 
 
 def evolve(state: State | None, event: dict) -> State:
@@ -75,17 +87,50 @@ def _cards_moved(state: State, event: dict) -> None:
 
 
 def _gold_transferred(state: State, event: dict) -> None:
-    amount = event["amount"]
-    if amount <= 0 or state.gold[event["from"]] < amount:
+    """Between seats; with 6 players also into and out of the Booty, and out of the
+    game (the Booty's odd coin)."""
+    amount, payer, payee = event["amount"], event["from"], event["to"]
+    if amount <= 0 or _purse(state, payer) < amount or payer == GOLD_OUT:
         raise ValueError("a gold transfer must be positive and covered")
-    state.gold[event["from"]] -= amount
-    state.gold[event["to"]] += amount
+    _add_gold(state, payer, -amount)
+    _add_gold(state, payee, amount)
+
+
+def _purse(state: State, holder) -> int:
+    if holder == BOOTY:
+        return state.booty_gold
+    if holder == GOLD_OUT:
+        return state.gold_out
+    return state.gold[holder]
+
+
+def _add_gold(state: State, holder, amount: int) -> None:
+    if holder == BOOTY:
+        state.booty_gold += amount
+    elif holder == GOLD_OUT:
+        state.gold_out += amount
+    else:
+        state.gold[holder] += amount
 
 
 def _round_started(state: State, event: dict) -> None:
     state.round = event["round"]
     state.sheriff = event["sheriff"]
-    state.sheriff_turns[state.sheriff] += 1
+    if state.config.deputies:  # the top two Deputy cards, the first drawn first
+        deputies = list(event["deputies"])
+        if state.deputy_deck[::-1][:2] != deputies:
+            raise ValueError("the Deputies must be the top two cards of the Deputy deck")
+        del state.deputy_deck[-2:]
+        state.deputies = deputies
+    for seat in state.inspectors():
+        state.sheriff_turns[seat] += 1
+
+
+def _deputy_deck_shuffled(state: State, event: dict) -> None:
+    if state.deputy_deck or sorted(event["order"]) != list(range(state.players)):
+        raise ValueError("the Deputy deck is shuffled whole, once it has run out")
+    state.deputy_deck = list(event["order"])
+    state.deputy_shuffles += 1
 
 
 def _phase_started(state: State, event: dict) -> None:
@@ -101,6 +146,13 @@ def _phase_started(state: State, event: dict) -> None:
         declarations = event["declarations"]
         decided = [None if declarations[seat] is not None else "none" for seat in range(n)]
         state.phase = Inspection(declarations=list(declarations), decided=decided)
+        if state.config.deputies:
+            state.phase.calls = [
+                None if declarations[seat] is None else [None] * len(state.deputies)
+                for seat in range(n)
+            ]
+    elif phase == "black_market":
+        state.phase = BlackMarketStep(seats=list(event["seats"]), choices=[None] * n)
     else:
         raise ValueError(f"unknown phase {phase!r}")
     state.phase.since = event["seq"]
@@ -125,7 +177,7 @@ def _offer_made(state: State, event: dict) -> None:
     offer = dict(event["offer"])
     state.phase.offers[str(offer["id"])] = offer
     state.phase.next_offer = offer["id"] + 1
-    if offer["proposer"] != state.sheriff:  # a merchant who offers has had their say
+    if not state.is_inspector(offer["proposer"]):  # a merchant who offers has had their say
         _spoke(state.phase, offer["proposer"])
 
 
@@ -145,6 +197,14 @@ def _offer_revised(state: State, event: dict) -> None:
     offer = state.phase.offers[str(event["offer"])]
     offer["revision"] = event["revision"]
     offer["terms"] = event["terms"]
+    if "accepted" in offer:  # new terms: the acceptances of the old ones lapse
+        offer["accepted"] = []
+
+
+def _offer_agreed(state: State, event: dict) -> None:
+    """Six players: one of the parties a joint offer needs accepted it."""
+    offer = state.phase.offers[str(event["offer"])]
+    offer["accepted"] = sorted({*offer["accepted"], event["seat"]})
 
 
 def _offer_closed(status: str):
@@ -171,11 +231,47 @@ def _deal_made(state: State, event: dict) -> None:
         phase.owed_bag_goods.append(
             {
                 "payer": offer["payer"],
-                "to": state.sheriff,
+                "to": payee(state, offer),
                 "goods": dict(offer["terms"]["bag_goods"]),
                 "deal": offer["id"],
             }
         )
+
+
+def payee(state: State, offer: dict):
+    """Who receives what the payer gives: the Sheriff; with 6 players the one Deputy
+    of the offer, or the Booty when it binds both."""
+    deputies = offer.get("deputies")
+    if deputies is None:
+        return state.sheriff
+    return deputies[0] if len(deputies) == 1 else BOOTY
+
+
+def _deputy_decided(state: State, event: dict) -> None:
+    calls = state.phase.calls[event["bag"]]
+    position = state.deputies.index(event["deputy"])
+    if calls[position] is not None:
+        raise ValueError("a Deputy decides a bag once")
+    calls[position] = event["decision"]
+
+
+def _black_market_claimed(state: State, event: dict) -> None:
+    """The top card of a Black Market pile goes to the claimant's contraband pile."""
+    pile = state.black_market[event["kind"]]
+    if not pile or pile[-1] != event["value"] or state.claimed_this_round(event["seat"]):
+        raise ValueError("a claim takes the top card of its pile, once a round")
+    pile.pop()
+    state.claims[event["seat"]].append(
+        {"type": event["kind"], "value": event["value"], "round": state.round}
+    )
+
+
+def _black_market_declined(state: State, event: dict) -> None:
+    state.phase.declined = sorted({*state.phase.declined, event["seat"]})
+
+
+def _black_market_submitted(state: State, event: dict) -> None:
+    state.phase.choices[event["seat"]] = event["choice"]
 
 
 def _bag_passed(state: State, event: dict) -> None:
@@ -202,6 +298,7 @@ def _log_only(state: State, event: dict) -> None:
 
 _HANDLERS = {
     "deck_shuffled": _deck_shuffled,
+    "deputy_deck_shuffled": _deputy_deck_shuffled,
     "cards_moved": _cards_moved,
     "gold_transferred": _gold_transferred,
     "round_started": _round_started,
@@ -211,6 +308,13 @@ _HANDLERS = {
     "bag_loaded": _bag_loaded,
     "offer_made": _offer_made,
     "offer_revised": _offer_revised,
+    "offer_agreed": _offer_agreed,
+    "deputy_decided": _deputy_decided,
+    "booty_shared": _log_only,
+    "black_market_claimed": _black_market_claimed,
+    "black_market_declined": _black_market_declined,
+    "black_market_submitted": _black_market_submitted,
+    "black_market_missed": _log_only,
     "no_offer_said": _no_offer_said,
     "bargaining_ended": _bargaining_ended,
     "offer_withdrawn": _offer_closed("withdrawn"),

@@ -1,6 +1,6 @@
 """The engine's entry points: start a game, apply a command, replay events."""
 
-from . import inspection, loading, market, phases
+from . import black_market, inspection, loading, market, phases, round_end
 from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
 from .errors import EngineError
@@ -27,6 +27,8 @@ COMMANDS = {
     "pass_bag": inspection.pass_bag,
     "inspect_bag": inspection.inspect_bag,
     "say_no_offer": inspection.say_no_offer,
+    "claim_black_market": black_market.claim,
+    "decline_black_market": black_market.decline,
 }
 
 
@@ -69,8 +71,7 @@ def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State,
                 f"discard:{pile}",
                 "setup",
             )
-    run.emit("round_started", round=1, sheriff=config.first_sheriff)
-    market.start_market(run)
+    round_end.start_round(run, 1)
     return run.state, run.events
 
 
@@ -168,6 +169,8 @@ def default_commands(state: State) -> list:
         )
     if kind == "load":
         return [loading.default_load(state, m) for m in loading.awaited(state)]
+    if kind == "black_market":
+        return black_market.default_commands(state)
     return []
 
 

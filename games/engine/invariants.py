@@ -7,7 +7,7 @@ returns a list of human-readable violations (empty when all is well).
 import random
 
 from . import inspection
-from .cards import LEGAL_TYPES
+from .cards import BLACK_MARKET_TYPES, LEGAL_TYPES
 from .checks import MAX_BAG, MIN_BAG
 from .game import STARTING_GOLD, apply
 from .state import State
@@ -20,21 +20,78 @@ def check_state(state: State) -> list:
     everywhere = [c for cards in state.zones.values() for c in cards]
     if sorted(everywhere) != list(range(len(state.card_types))):
         problems.append("card conservation: a card is missing or in two places")
-    if sum(state.gold) != STARTING_GOLD * n:
-        problems.append(f"gold not conserved: total {sum(state.gold)}")
-    if any(g < 0 for g in state.gold):
+    # Gold leaves a seat only for another seat, the Booty, or (its odd coin) the game.
+    total = sum(state.gold) + state.booty_gold + state.gold_out
+    if total != STARTING_GOLD * n:
+        problems.append(f"gold not conserved: total {total}")
+    if any(g < 0 for g in [*state.gold, state.booty_gold, state.gold_out]):
         problems.append(f"negative gold: {state.gold}")
-    if not 0 <= state.sheriff < n or sum(state.sheriff_turns) != state.round:
-        problems.append("not exactly one Sheriff per round")
+    problems += _check_roles(state)
+    problems += _check_black_market(state)
     if state.round > state.config.rounds:
         problems.append(f"round {state.round} beyond the game's {state.config.rounds}")
     if any(state.zones[f"aside:{s}"] for s in range(n)):
         problems.append("cards left set aside between commands")
-    if state.bag(state.sheriff):
-        problems.append("the Sheriff has a bag")
+    if any(state.bag(seat) for seat in state.inspectors()):
+        problems.append("the Sheriff (a Deputy) has a bag")
     problems += _check_bags(state)
     if any(len(state.hand(s)) > state.config.hand_size for s in range(n)):
         problems.append("a hand exceeds the hand size")
+    return problems
+
+
+def _check_roles(state: State) -> list:
+    """One Sheriff a round; with 6 players two Deputies a round from the Deputy deck,
+    the Booty empty outside the inspection, at most one coin out of the game a round."""
+    n = state.players
+    if not state.config.deputies:
+        if state.sheriff is None or not 0 <= state.sheriff < n:
+            return ["no Sheriff"]
+        if sum(state.sheriff_turns) != state.round:
+            return ["not exactly one Sheriff per round"]
+        return []
+    problems = []
+    deputies, deck = state.deputies, state.deputy_deck
+    if state.sheriff is not None or len(set(deputies)) != 2:
+        problems.append(f"not two Deputies: {deputies}, Sheriff {state.sheriff}")
+    if sum(state.sheriff_turns) != 2 * state.round or max(state.sheriff_turns) > 3:
+        problems.append(f"Deputy turns {state.sheriff_turns} after round {state.round}")
+    drawn_this_cycle = 2 * ((state.round - 1) % 3 + 1)
+    if len(set(deck) | set(deputies)) != len(deck) + 2 or len(deck) != n - drawn_this_cycle:
+        problems.append(f"Deputy deck {deck} with Deputies {deputies} in round {state.round}")
+    kind = state.phase.kind if state.phase else None
+    if kind not in ("inspection", "black_market") and (state.booty_gold or state.zones["booty"]):
+        problems.append("the Booty is not empty outside the inspection")
+    if state.gold_out > state.round:
+        problems.append(f"{state.gold_out} gold out of the game after {state.round} rounds")
+    return problems
+
+
+def _check_black_market(state: State) -> list:
+    """Black Market cards: each in its pile or with one claimant (conservation), at most
+    one claim per seat a round, none by that round's Sheriff or Deputies; exactly 3
+    cards of the claimed kind out of the game per claim."""
+    if not state.config.black_market:
+        return []
+    problems = []
+    dealt = sorted(v for values in state.config.black_market_piles.values() for v in values)
+    piles = [v for values in state.black_market.values() for v in values]
+    claimed = [c for seat in state.claims for c in seat]
+    if sorted(piles + [c["value"] for c in claimed]) != dealt:
+        problems.append("Black Market cards not conserved")
+    for kind, values in state.black_market.items():
+        if values != sorted(values):
+            problems.append(f"the {kind} pile is not the higher value on top")
+    for seat, seat_claims in enumerate(state.claims):
+        rounds = [c["round"] for c in seat_claims]
+        if len(rounds) != len(set(rounds)):
+            problems.append(f"seat {seat} claimed twice in a round")
+        if state.round in rounds and state.is_inspector(seat):
+            problems.append(f"seat {seat} claimed in a round it inspects")
+    out = [state.type_of(c) for c in state.zones["out"]]
+    for kind in {c["type"] for c in claimed} | set(out):
+        if out.count(kind) != 3 * sum(1 for c in claimed if c["type"] == kind):
+            problems.append(f"the {kind} cards out of the game do not match the claims")
     return problems
 
 
@@ -51,6 +108,7 @@ def check_bargaining(before: State, events: list) -> list:
     spoke_now |= {e["offer"]["proposer"] for e in events if e["type"] == "offer_made"}
     payers = {e["payer"] for e in events if e["type"] == "deal_made"}
     decided = {e["seat"] for e in events if e["type"] in ("bag_passed", "bag_inspected")}
+    decided |= {e["bag"] for e in events if e["type"] == "deputy_decided"}
     early = decided & open_bags - spoke_now - payers
     return [f"bag of seat {s} decided before its merchant could speak" for s in sorted(early)]
 
@@ -153,10 +211,22 @@ def hidden_perturbation(state: State, events: list, seat, rnd: random.Random) ->
     other = state.clone()
     other.card_types = types
     rnd.shuffle(other.zones["deck"])
+    rnd.shuffle(other.deputy_deck)  # which seats are left in it is public, not their order
     if not state.is_over():
         other.seed = "ff" * 32
     _reseal_bags(other, seat, rnd)
+    _reseal_claims(other, seat, rnd)
     return other
+
+
+def _reseal_claims(state: State, seat, rnd: random.Random) -> None:
+    """Black Market step: another sealed choice for every merchant but ``seat`` who has
+    chosen (who has chosen is public)."""
+    if state.phase is None or state.phase.kind != "black_market":
+        return
+    for merchant in state.phase.seats:
+        if merchant != seat and state.phase.choices[merchant] is not None:
+            state.phase.choices[merchant] = rnd.choice([*BLACK_MARKET_TYPES, "none"])
 
 
 def _reseal_bags(state: State, seat, rnd: random.Random) -> None:

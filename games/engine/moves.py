@@ -1,7 +1,7 @@
 """Who must act now, and what each seat may do: one function for the service,
 the pages and the simulator."""
 
-from . import inspection, loading
+from . import black_market, inspection, loading
 from .checks import MAX_BAG, MAX_SET_ASIDE
 from .state import State
 
@@ -39,7 +39,26 @@ def actions(state: State) -> dict:
             }
     elif phase.kind == "inspection":
         _inspection_actions(state, result)
+        _black_market_actions(state, result)
+    elif phase.kind == "black_market":
+        for seat in black_market.awaited(state):
+            result[seat] = {"must_act": True, "moves": _claim_moves(state, seat)}
     return result
+
+
+def _claim_moves(state: State, seat: int) -> list:
+    kinds = black_market.claimable(state, seat)  # from the seat's own stand: only it sees them
+    claim = [{"type": "claim_black_market", "kinds": kinds}] if kinds else []
+    return [*claim, {"type": "decline_black_market"}]
+
+
+def _black_market_actions(state: State, result: dict) -> None:
+    """During the inspection: claims for merchants whose bag is resolved (optional)."""
+    if not state.config.black_market:
+        return
+    for seat in state.merchants():
+        if black_market.may_still_claim(state, seat):
+            result[seat]["moves"] += _claim_moves(state, seat)
 
 
 def _inspection_actions(state: State, result: dict) -> None:
@@ -48,27 +67,35 @@ def _inspection_actions(state: State, result: dict) -> None:
         return
     open_offers = [o for o in state.phase.offers.values() if o["status"] == "open"]
     waiting = inspection.waiting_to_speak(state)
-    decidable = [b for b in bags if b not in waiting]
+    deputies = state.config.deputies
     for seat in range(state.players):
         moves = []
-        is_sheriff = seat == state.sheriff
-        if is_sheriff and decidable:
-            moves += [
-                {"type": "pass_bag", "bags": decidable},
-                {"type": "inspect_bag", "bags": decidable},
-            ]
+        mine = inspection.to_decide(state, seat)
         may_offer = inspection.offer_moves_left(state, seat) > 0
-        if is_sheriff and may_offer:
-            moves.append({"type": "make_offer", "to": state.merchants()})
-        if not is_sheriff:
-            if may_offer:
-                moves.append({"type": "make_offer", "to": [state.sheriff]})
+        if state.is_inspector(seat):
+            decidable = [b for b in mine if b not in waiting]
+            if decidable:
+                moves += [
+                    {"type": "pass_bag", "bags": decidable},
+                    {"type": "inspect_bag", "bags": decidable},
+                ]
+            if mine and may_offer:
+                offer = {"type": "make_offer", "to": state.merchants()}
+                if deputies:  # a demand for themself, or for both Deputies
+                    offer["joint"] = all(inspection.to_decide(state, d) for d in state.deputies)
+                moves.append(offer)
+        else:
+            to = [d for d in state.inspectors() if inspection.to_decide(state, d)]
+            if deputies and len(to) == 2:
+                to.append(inspection.DEPUTIES)
+            if to and may_offer:
+                moves.append({"type": "make_offer", "to": to})
             if seat in waiting:
                 moves.append({"type": "say_no_offer"})
         acceptable = [
             {"offer": o["id"], "revision": o["revision"]}
             for o in open_offers
-            if o["recipient"] == seat
+            if seat in inspection.acceptors(state, o) and seat not in o.get("accepted", [])
         ]
         if acceptable:
             moves.append({"type": "accept_offer", "offers": acceptable})
@@ -77,7 +104,7 @@ def _inspection_actions(state: State, result: dict) -> None:
             moves.append({"type": "revise_offer", "offers": own})
         if own:
             moves.append({"type": "withdraw_offer", "offers": own})
-        result[seat] = {"must_act": is_sheriff, "moves": moves}
+        result[seat] = {"must_act": bool(mine), "moves": moves}
 
 
 def awaiting(state: State) -> list:

@@ -7,7 +7,7 @@ the complete phase then waits, and the ``timeout`` command at the deadline
 advances it (after applying the missed-move defaults, if any seat is awaited).
 """
 
-from . import inspection, loading, market
+from . import black_market, inspection, loading, market
 from .table import Run
 
 
@@ -28,5 +28,7 @@ def advance(run: Run) -> None:
         loading.reveal(run)
     elif kind == "inspection":
         inspection.close(run)
+    elif kind == "black_market":
+        black_market.resolve(run)
     else:
         raise ValueError(f"no phase follows {kind!r}")

@@ -44,9 +44,11 @@ def king_queen(counts_by_seat: list, good: str) -> dict:
     return awards
 
 
-def score_sheets(gold: list, stands: list) -> list:
+def score_sheets(gold: list, stands: list, black_market: list | None = None) -> list:
     """One breakdown per seat. ``stands[seat]`` lists the card type names on the
-    seat's stand (legal and contraband); hands score nothing."""
+    seat's stand (legal and contraband); hands score nothing. ``black_market``: with
+    that option, per seat the Black Market cards claimed, ``[{"type", "value"}]``; they
+    score their value and count as contraband cards for the tie-break."""
     counts_by_seat = [legal_counts(stand) for stand in stands]
     sheets = []
     for seat, stand in enumerate(stands):
@@ -74,9 +76,17 @@ def score_sheets(gold: list, stands: list) -> list:
                 sheets[seat]["bonuses"].append(
                     {"type": good, "title": title, "points": points, "shared_by": shared_by}
                 )
+    if black_market is not None:
+        for sheet, claimed in zip(sheets, black_market, strict=True):
+            sheet["black_market"] = [{"type": c["type"], "value": c["value"]} for c in claimed]
+            sheet["black_market_value"] = sum(c["value"] for c in claimed)
+            sheet["contraband_cards"] += len(claimed)
     for sheet in sheets:
         sheet["total"] = (
-            sheet["gold"] + sheet["goods_value"] + sum(b["points"] for b in sheet["bonuses"])
+            sheet["gold"]
+            + sheet["goods_value"]
+            + sheet.get("black_market_value", 0)
+            + sum(b["points"] for b in sheet["bonuses"])
         )
     _rank(sheets)
     return sheets

@@ -1,11 +1,13 @@
 """Play many full games with random legal moves and check every invariant
 after every step.
 
-    python -m games.engine.simulate --games N --players 3|4|5 --edition 1|2
-                                    [--seed S] [--royal]
+    python -m games.engine.simulate --games N --players 3|4|5|6 --edition 1|2
+                                    [--seed S] [--royal] [--black-market]
 
 The random players make and revise offers and demands, third-party offers,
-accept deals, pass and inspect bags, and let deadlines pass (timeouts). They
+accept deals, pass and inspect bags (with 6 players: each Deputy's calls, offers
+to one Deputy or both), claim Black Market cards or decline, and let deadlines
+pass (timeouts). They
 also send refused commands now and then, which must leave the state untouched.
 Prints games played, invariant failures (must be 0) and the median and p95
 milliseconds per full game.
@@ -18,12 +20,12 @@ import statistics
 import sys
 import time
 
-from .cards import CARD_TYPES, LEGAL_TYPES
+from .cards import BLACK_MARKET_TYPES, CARD_TYPES, LEGAL_TYPES
 from .config import GameConfig
 from .errors import EngineError
 from .events import evolve
 from .game import apply, new_game
-from .inspection import undecided
+from .inspection import DEPUTIES, call_of, undecided
 from .invariants import (
     check_bargaining,
     check_no_leak,
@@ -42,10 +44,16 @@ LOCKED_BAG_CHANCE = 0.3
 
 
 class RandomPlayers:
-    """Chooses a random command among the moves ``actions`` offers."""
+    """Chooses a random command among the moves ``actions`` offers.
 
-    def __init__(self, rnd: random.Random):
+    ``every_choice``: also make the choices no seat page offers yet — the order of
+    confiscated goods, and the pile and order in a Sheriff's demand. The simulator and
+    the property tests use them all; the fault drill (``manage.py chaos``) plays through
+    the pages' forms, so it leaves them to their defaults."""
+
+    def __init__(self, rnd: random.Random, every_choice: bool = False):
         self.rnd = rnd
+        self.every_choice = every_choice
 
     def command(self, state) -> dict:
         rnd = self.rnd
@@ -111,9 +119,15 @@ class RandomPlayers:
         }
 
     # -- inspection
-    def _terms(self, state, payer: int, proposer: int) -> dict:
+    def _terms(self, state, payer: int, proposer: int, deputies=()) -> dict:
+        """Terms of an offer; ``deputies``: those it binds (6 players), who must not
+        have called the bags it names yet."""
         rnd = self.rnd
-        bags = [m for m in state.merchants() if state.phase.decided[m] is None]
+        bags = [
+            m
+            for m in undecided(state)
+            if all(call_of(state, m, d) is None for d in deputies) or rnd.random() < 0.05
+        ] or undecided(state)
         chosen = rnd.sample(bags, rnd.randint(1, min(2, len(bags))))
         terms = {
             "gold": rnd.choice([rnd.randint(0, min(state.gold[payer], 12)), state.gold[payer]]),
@@ -121,24 +135,32 @@ class RandomPlayers:
                 {"bag": b, "action": rnd.choice(["pass", "pass", "inspect"])} for b in chosen
             ],
         }
+        if proposer != payer and self.every_choice:  # where and how confiscated goods go
+            for action in terms["sheriff"]:
+                if action["action"] == "inspect" and rnd.random() < 0.5:
+                    action.update(pile=self._pile(state), **self._order())
         if rnd.random() < 0.3 and (proposer == payer or rnd.random() < 0.5):
             legal = [c for c in state.stand(payer) if CARD_TYPES[state.type_of(c)].is_legal]
             terms["stand_goods"] = self._some(legal, 0, 3)
-        if rnd.random() < 0.3 and state.phase.decided[payer] is None:
+        if rnd.random() < 0.3 and state.phase.decided[payer] is None:  # possibly a bluff
             terms["bag_goods"] = {rnd.choice(list(CARD_TYPES)): rnd.randint(1, 2)}
         if rnd.random() < 0.2:
             terms["promise"] = "I won't inspect you next time."
         return terms
 
     def make_offer(self, state, seat, move):
-        to = self.rnd.choice(move["to"])
-        payer = to if seat == state.sheriff else seat
-        return {
-            "type": "make_offer",
-            "seat": seat,
-            "to": to,
-            "terms": self._terms(state, payer, seat),
-        }
+        rnd = self.rnd
+        to = rnd.choice(move["to"])
+        payer = to if state.is_inspector(seat) else seat
+        command = {"type": "make_offer", "seat": seat, "to": to}
+        deputies = ()
+        if state.config.deputies:
+            if state.is_inspector(seat):
+                command["joint"] = move["joint"] and rnd.random() < 0.5
+                deputies = state.deputies if command["joint"] else [seat]
+            else:
+                deputies = state.deputies if to == DEPUTIES else [to]
+        return {**command, "terms": self._terms(state, payer, seat, deputies)}
 
     def revise_offer(self, state, seat, move):
         offer = state.phase.offers[str(self.rnd.choice(move["offers"]))]
@@ -146,7 +168,7 @@ class RandomPlayers:
             "type": "revise_offer",
             "seat": seat,
             "offer": offer["id"],
-            "terms": self._terms(state, offer["payer"], seat),
+            "terms": self._terms(state, offer["payer"], seat, offer.get("deputies", ())),
         }
 
     def withdraw_offer(self, state, seat, move):
@@ -154,13 +176,30 @@ class RandomPlayers:
 
     def accept_offer(self, state, seat, move):
         choice = self.rnd.choice(move["offers"])
-        return {"type": "accept_offer", "seat": seat, "pile": self._pile(state), **choice}
+        return {
+            "type": "accept_offer",
+            "seat": seat,
+            "pile": self._pile(state),
+            **self._order(),
+            **choice,
+        }
 
     def say_no_offer(self, state, seat, move):
         return {"type": "say_no_offer", "seat": seat}
 
+    # -- the Black Market
+    def claim_black_market(self, state, seat, move):
+        kinds = move["kinds"]
+        if self.rnd.random() < 0.1:  # now and then a kind the stand cannot pay (refused)
+            kinds = list(BLACK_MARKET_TYPES)
+        return {"type": "claim_black_market", "seat": seat, "kind": self.rnd.choice(kinds)}
+
+    def decline_black_market(self, state, seat, move):
+        return {"type": "decline_black_market", "seat": seat}
+
     def _bag(self, state, move) -> int:
-        """A decidable bag, or now and then one still locked for bargaining (refused)."""
+        """A decidable bag, or now and then one still locked for bargaining (refused)
+        or, with 6 players, one this Deputy has already called (refused)."""
         if self.rnd.random() < LOCKED_BAG_CHANCE:
             return self.rnd.choice(undecided(state))
         return self.rnd.choice(move["bags"])
@@ -170,10 +209,28 @@ class RandomPlayers:
 
     def inspect_bag(self, state, seat, move):
         bag = self._bag(state, move)
-        return {"type": "inspect_bag", "seat": seat, "bag": bag, "pile": self._pile(state)}
+        return {
+            "type": "inspect_bag",
+            "seat": seat,
+            "bag": bag,
+            "pile": self._pile(state),
+            **self._order(),
+        }
 
     def _pile(self, state) -> int:
         return self.rnd.randrange(state.config.discard_pile_count)
+
+    def _order(self) -> dict:
+        """How confiscated goods are stacked: unsaid, a policy, or a ranking of kinds."""
+        rnd = self.rnd
+        if not self.every_choice:
+            return {}
+        pick = rnd.random()
+        if pick < 0.4:
+            return {}
+        if pick < 0.7:
+            return {"order": rnd.choice(["lowest_on_top", "highest_on_top"])}
+        return {"order": rnd.sample(list(CARD_TYPES), rnd.randint(1, 4))}
 
     def junk(self, state) -> dict:
         rnd = self.rnd
@@ -182,10 +239,12 @@ class RandomPlayers:
             [
                 {"type": "load_bag", "seat": seat, "cards": [], "declared": "silk", "count": 0},
                 {"type": "set_aside", "seat": seat, "cards": list(range(6))},
-                {"type": "pass_bag", "seat": (state.sheriff + 1) % state.players, "bag": seat},
+                {"type": "pass_bag", "seat": state.merchants()[0], "bag": seat},
                 {"type": "accept_offer", "seat": seat, "offer": 1, "revision": 99},
                 {"type": "make_offer", "seat": seat, "to": seat, "terms": {}},
                 {"type": "market_turn", "seat": seat, "cards": [], "draws": ["deck", "discard:0"]},
+                {"type": "claim_black_market", "seat": seat, "kind": "pepper"},
+                {"type": "decline_black_market", "seat": seat},
                 {"type": "nonsense"},
             ]
         )
@@ -220,7 +279,7 @@ def play_game(
     shadow = None  # the state rebuilt from JSON round-tripped events, step by step
     for event in events:
         shadow = evolve(shadow, json.loads(json.dumps(event)))
-    players = RandomPlayers(rnd)
+    players = RandomPlayers(rnd, every_choice=True)
     steps = refused = 0
     while not state.is_over() and steps < MAX_STEPS:
         steps += 1
@@ -268,23 +327,48 @@ def play_game(
 
 
 def _expected_turns(config: GameConfig) -> list:
-    return [config.rounds // config.players] * config.players
+    """Rounds each seat served as Sheriff (as Deputy with 6 players: two a round)."""
+    per_round = 2 if config.deputies else 1
+    return [config.rounds * per_round // config.players] * config.players
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def _values(rnd: random.Random) -> dict:
+    """Organizer's Black Market values: two cards a pile."""
+    return {kind: [rnd.randint(1, 40), rnd.randint(1, 40)] for kind in BLACK_MARKET_TYPES}
+
+
+def add_arguments(parser) -> None:
+    """The options, shared by ``python -m games.engine.simulate`` and ``manage.py simulate``."""
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
+    parser.add_argument("--players", type=int, choices=(3, 4, 5, 6), default=4)
     parser.add_argument("--edition", type=int, choices=(1, 2), default=2)
     parser.add_argument("--seed", type=int, default=None, help="master seed for reproducible runs")
     parser.add_argument("--royal", action="store_true", help="play with the Royal Goods")
+    parser.add_argument(
+        "--black-market",
+        action="store_true",
+        help="play with the Black Market (2nd edition; a quarter of the games with "
+        "organizer's values instead of the provisional ones)",
+    )
     parser.add_argument(
         "--deep-every",
         type=int,
         default=1,
         help="check views for leaks every N steps (1 = every step)",
     )
-    args = parser.parse_args(argv)
+
+
+def check_arguments(args) -> str | None:
+    """What is wrong with the options, or None."""
+    if args.players == 6 and args.edition != 2:
+        return "six players need the 2nd edition (--edition 2)"
+    if args.black_market and args.edition != 2:
+        return "the Black Market is a 2nd edition option (--edition 2)"
+    return None
+
+
+def run(args, out=sys.stdout, err=sys.stderr) -> int:
+    """Play ``args.games`` games; print the figures; 1 if any invariant failed."""
     master = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rnd = random.Random(master)
     durations, failed, steps = [], 0, 0
@@ -297,6 +381,8 @@ def main(argv=None) -> int:
             first_sheriff=rnd.randrange(args.players),
             seven_card_hand=rnd.random() < 0.2,
             remove_ten=rnd.random() < 0.2,
+            black_market=args.black_market,
+            black_market_values=_values(rnd) if args.black_market and rnd.random() < 0.25 else None,
         )
         started = time.perf_counter()
         squeeze = rnd.random() < 0.25  # a quarter of games run the deck dry
@@ -306,21 +392,29 @@ def main(argv=None) -> int:
         steps += result["steps"]
         if result["failures"]:
             failed += 1
-            print(
-                f"game {number} (seed {game_seed}, {config}): {result['failures'][:3]}",
-                file=sys.stderr,
-            )
+            err.write(f"game {number} (seed {game_seed}, {config}): {result['failures'][:3]}\n")
     durations.sort()
     p95 = durations[min(len(durations) - 1, int(0.95 * len(durations)))]
-    print(f"master seed: {master}")
-    print(
+    out.write(
+        f"master seed: {master}\n"
         f"games played: {args.games} (edition {args.edition}, {args.players} players"
-        f"{', royal goods' if args.royal else ''})"
+        f"{', royal goods' if args.royal else ''}"
+        f"{', black market' if args.black_market else ''})\n"
+        f"invariant failures: {failed}\n"
+        f"commands per game: {steps / max(1, args.games):.0f}\n"
+        f"ms per full game: median {statistics.median(durations):.1f}, p95 {p95:.1f}\n"
     )
-    print(f"invariant failures: {failed}")
-    print(f"commands per game: {steps / max(1, args.games):.0f}")
-    print(f"ms per full game: median {statistics.median(durations):.1f}, p95 {p95:.1f}")
     return 1 if failed else 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    problem = check_arguments(args)
+    if problem:
+        parser.error(problem)
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,13 @@ Every card has an identity (an int) and sits in exactly one zone, a list whose
 last element is the top. Zone names: ``deck``, ``box`` (removed from the game),
 ``discard:P``, and per seat ``hand:S``, ``bag:S``, ``stand:S`` (legal goods face
 up, contraband face down) and ``aside:S`` (cards set aside during the market).
+Six players add ``booty`` (goods paid to both Deputies, shared at the end of
+the inspection); the Black Market adds ``out`` (the contraband revealed for a
+claim, out of the game, face up).
+
+Six players (2nd edition) have no Sheriff (``sheriff`` is None) but two Deputies
+a round, drawn from the Deputy deck; "the inspectors" are the Sheriff, or the
+Deputies.
 
 The state changes only through ``events.evolve``; it serializes to JSON with a
 schema version and has a stable hash.
@@ -16,6 +23,9 @@ from dataclasses import dataclass, field, fields
 from .config import GameConfig
 
 SCHEMA_VERSION = 1
+BOOTY = "booty"  # six players: the Booty tile, a zone of cards and a purse
+GOLD_OUT = "out"  # gold that left the game (the Booty's odd coin)
+OUT = "out"  # the zone of cards that left the game face up (Black Market claims)
 
 
 # --- phases: small types carrying just what they need -------------------------
@@ -54,6 +64,9 @@ class Inspection:
     kind = "inspection"
     declarations: list  # per seat: {"declared", "count"} or None (Sheriff, or no bag)
     decided: list  # per seat: None (undecided), "passed", "inspected" or "none" (no bag)
+    # Six players: per seat, each Deputy's call on that bag, in the order of
+    # ``State.deputies`` (None: not yet; "pass" or "inspect"); None for seats with no bag.
+    calls: list = field(default_factory=list)
     offers: dict = field(default_factory=dict)  # str(offer id) -> offer dict
     next_offer: int = 1
     deals: list = field(default_factory=list)
@@ -64,6 +77,20 @@ class Inspection:
     # sorted so that the order they spoke in leaves no trace; and whether its time is over.
     spoken: list = field(default_factory=list)
     bargaining_over: bool = False
+    # Black Market: merchants who said they make no claim this round (sorted).
+    declined: list = field(default_factory=list)
+
+
+@dataclass
+class BlackMarketStep:
+    """Black Market: the last bag is decided while merchants who could claim have
+    neither claimed nor declined; the inspection stays open for them alone. Their
+    choices are sealed and resolve together, clockwise."""
+
+    kind = "black_market"
+    seats: list  # the merchants it waits for, clockwise
+    choices: list  # per seat: None (awaited, or not in it), a card type, or "none"
+    since: int = 0
 
 
 @dataclass
@@ -73,7 +100,9 @@ class GameOver:
     since: int = 0
 
 
-PHASES = {cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, GameOver)}
+PHASES = {
+    cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, BlackMarketStep, GameOver)
+}
 
 
 def phase_to_dict(phase) -> dict | None:
@@ -102,12 +131,24 @@ class State:
     zones: dict  # zone name -> list of card ids, top last
     gold: list  # per seat
     round: int = 0
-    sheriff: int = 0
-    sheriff_turns: list = field(default_factory=list)  # per seat: rounds served as Sheriff
+    sheriff: int | None = 0  # None with 6 players (Deputies)
+    # per seat: rounds served as Sheriff, or as Deputy with 6 players
+    sheriff_turns: list = field(default_factory=list)
     phase: object = None
     shuffles: int = 0  # shuffles done so far (names the next shuffle's stream)
     seq: int = 0  # events applied so far
     schema: int = SCHEMA_VERSION
+    # Six players: this round's Deputies (first drawn first), the Deputy deck (seats,
+    # top last), its shuffles so far, the Booty's gold and the gold that left the game.
+    deputies: list = field(default_factory=list)
+    deputy_deck: list = field(default_factory=list)
+    deputy_shuffles: int = 0
+    booty_gold: int = 0
+    gold_out: int = 0
+    # Black Market: values left per pile (top last), and per seat the cards claimed,
+    # [{"type", "value", "round"}].
+    black_market: dict = field(default_factory=dict)
+    claims: list = field(default_factory=list)
 
     # -- convenient reads
     @property
@@ -126,10 +167,29 @@ class State:
     def type_of(self, card_id: int) -> str:
         return self.card_types[card_id]
 
+    def inspectors(self) -> list:
+        """Who decides the bags this round: the Sheriff, or the two Deputies."""
+        return list(self.deputies) if self.config.deputies else [self.sheriff]
+
+    def is_inspector(self, seat) -> bool:
+        return seat in self.inspectors()
+
+    def first_inspector(self) -> int:
+        """The Sheriff, or the first-drawn Deputy: play goes clockwise from their left."""
+        return self.deputies[0] if self.config.deputies else self.sheriff
+
+    def clockwise(self) -> list:
+        """Every seat clockwise from the first inspector's left, the first inspector last."""
+        n, first = self.players, self.first_inspector()
+        return [(first + k) % n for k in range(1, n + 1)]
+
     def merchants(self) -> list:
-        """Merchants clockwise, starting from the Sheriff's left."""
-        n = self.players
-        return [(self.sheriff + k) % n for k in range(1, n)]
+        """Merchants clockwise, starting from the Sheriff's (first Deputy's) left."""
+        inspectors = self.inspectors()
+        return [seat for seat in self.clockwise() if seat not in inspectors]
+
+    def claimed_this_round(self, seat: int) -> bool:
+        return any(c["round"] == self.round for c in self.claims[seat]) if self.claims else False
 
     def is_over(self) -> bool:
         return isinstance(self.phase, GameOver)
@@ -150,6 +210,13 @@ class State:
             shuffles=self.shuffles,
             seq=self.seq,
             schema=self.schema,
+            deputies=list(self.deputies),
+            deputy_deck=list(self.deputy_deck),
+            deputy_shuffles=self.deputy_shuffles,
+            booty_gold=self.booty_gold,
+            gold_out=self.gold_out,
+            black_market={kind: list(values) for kind, values in self.black_market.items()},
+            claims=[[dict(c) for c in seat] for seat in self.claims],
         )
 
     def to_dict(self) -> dict:
@@ -167,7 +234,27 @@ class State:
             "phase": json.loads(json.dumps(phase_to_dict(self.phase))),
             "shuffles": self.shuffles,
             "seq": self.seq,
+            **self._extras(),
         }
+
+    def _extras(self) -> dict:
+        """Fields of the optional rules, only in games that use them (so the JSON of
+        every other game keeps its shape)."""
+        extras = {}
+        if self.config.deputies:
+            extras.update(
+                deputies=list(self.deputies),
+                deputy_deck=list(self.deputy_deck),
+                deputy_shuffles=self.deputy_shuffles,
+                booty_gold=self.booty_gold,
+                gold_out=self.gold_out,
+            )
+        if self.config.black_market:
+            extras.update(
+                black_market={kind: list(values) for kind, values in self.black_market.items()},
+                claims=[[dict(c) for c in seat] for seat in self.claims],
+            )
+        return extras
 
     @classmethod
     def from_dict(cls, data: dict) -> "State":
@@ -187,6 +274,13 @@ class State:
             shuffles=data["shuffles"],
             seq=data["seq"],
             schema=data["schema"],
+            deputies=list(data.get("deputies", [])),
+            deputy_deck=list(data.get("deputy_deck", [])),
+            deputy_shuffles=data.get("deputy_shuffles", 0),
+            booty_gold=data.get("booty_gold", 0),
+            gold_out=data.get("gold_out", 0),
+            black_market={k: list(v) for k, v in data.get("black_market", {}).items()},
+            claims=[[dict(c) for c in seat] for seat in data.get("claims", [])],
         )
 
     def to_json(self) -> str:

@@ -7,7 +7,7 @@ from .cards import card
 from .config import FIRST_EDITION
 from .events import evolve
 from .rng import shuffled
-from .state import State
+from .state import BOOTY, State
 
 DISCARD_PILE_KEEP = 5  # 1st edition: the top 5 of each pile stay when reshuffling
 
@@ -41,7 +41,13 @@ def move_cards(
         )
 
 
-def transfer_gold(run: Run, payer: int, payee: int, amount: int, reason: str) -> None:
+def stand_of(holder) -> str:
+    """Where goods given to ``holder`` go: a seat's stand, or the Booty (6 players)."""
+    return BOOTY if holder == BOOTY else f"stand:{holder}"
+
+
+def transfer_gold(run: Run, payer, payee, amount: int, reason: str) -> None:
+    """Seat to seat; with 6 players also to and from the Booty, and out of the game."""
     if amount > 0:
         run.emit("gold_transferred", amount=amount, reason=reason, **{"from": payer, "to": payee})
 
@@ -125,8 +131,9 @@ def goods_for_debt(state: State, debtor: int, amount: int) -> list:
     return legal + contraband
 
 
-def pay_debt(run: Run, debtor: int, creditor: int, amount: int, reason: str) -> None:
-    """Pay a penalty or fine; gold first, then stand goods, the rest forgiven."""
+def pay_debt(run: Run, debtor: int, creditor, amount: int, reason: str) -> None:
+    """Pay a penalty or fine; gold first, then stand goods, the rest forgiven.
+    ``creditor`` is a seat, or the Booty (a lying merchant's fine to both Deputies)."""
     if amount <= 0:
         return
     state = run.state
@@ -137,7 +144,7 @@ def pay_debt(run: Run, debtor: int, creditor: int, amount: int, reason: str) -> 
     if owed:
         goods = goods_for_debt(run.state, debtor, owed)
         # Contraband handed over is revealed, as the rulebooks require.
-        move_cards(run, goods, f"stand:{debtor}", f"stand:{creditor}", reason, reveal=True)
+        move_cards(run, goods, f"stand:{debtor}", stand_of(creditor), reason, reveal=True)
     goods_value = sum(card(run.state.type_of(c)).value for c in goods)
     run.emit(
         "debt_settled",

@@ -11,7 +11,7 @@ spectator, who sees only what is public.
 from . import inspection, moves
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
-from .state import State
+from .state import BOOTY, OUT, State
 
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 
@@ -23,6 +23,12 @@ PUBLIC_EVENTS = {
     "gold_transferred",
     "offer_made",
     "offer_revised",
+    "offer_agreed",
+    "deputy_decided",
+    "booty_shared",
+    "black_market_claimed",
+    "black_market_declined",
+    "black_market_missed",
     "offer_withdrawn",
     "offers_lapsed",
     "no_offer_said",
@@ -42,7 +48,7 @@ PUBLIC_EVENTS = {
 def zone_visible(zone: str, card_type: str, viewer, edition: int) -> bool:
     """Can ``viewer`` see the face of a card of ``card_type`` lying in ``zone``?"""
     kind, _, owner = zone.partition(":")
-    if kind == "discard":
+    if kind in ("discard", BOOTY, OUT):  # face up: the Booty, cards out of the game
         return True
     if kind in ("deck", "box"):
         return False
@@ -85,6 +91,17 @@ def view_for(state: State, viewer: int | None) -> dict:
         "players": players,
         "seed_sha256": state.seed_sha256,
     }
+    if state.config.deputies:
+        view["deputies"] = list(state.deputies)
+        view["deputy_deck_size"] = len(state.deputy_deck)  # its order is secret
+        view["booty"] = {"gold": state.booty_gold, "goods": _faces(state, state.zones[BOOTY])}
+        view["gold_out"] = state.gold_out
+    if state.config.black_market:
+        view["black_market"] = {
+            "provisional": state.config.black_market_provisional,
+            "piles": {kind: list(values) for kind, values in state.black_market.items()},
+        }
+        view["out_of_game"] = _faces(state, state.zones[OUT])
     if phase is not None and phase.kind == "inspection":
         view["offers"] = [_offer_view(state, o) for o in phase.offers.values()]
         view["deals"] = [dict(d, terms=_terms_view(state, d["terms"])) for d in phase.deals]
@@ -117,10 +134,17 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
         "stand": _faces(state, legal),
         "contraband_count": len(contraband),
         "is_sheriff": seat == state.sheriff,
-        "times_sheriff": state.sheriff_turns[seat],
+        "times_sheriff": 0 if state.config.deputies else state.sheriff_turns[seat],
     }
+    if state.config.deputies:
+        player["is_deputy"] = seat in state.deputies
+        player["times_deputy"] = state.sheriff_turns[seat]
     if over or seat == viewer:
         player["contraband"] = _faces(state, contraband)
+    if state.config.black_market:  # claimed cards: public, counted apart from goods
+        player["black_market"] = [
+            {"type": c["type"], "value": c["value"]} for c in state.claims[seat]
+        ]
     phase = state.phase
     if phase is None or over:
         return player
@@ -128,11 +152,19 @@ def _player_view(state: State, seat: int, viewer, over: bool) -> dict:
         player["acted"] = phase.pending[seat] is not None
     elif phase.kind == "load":
         player["acted"] = phase.declarations[seat] is not None
-    elif phase.kind == "inspection" and phase.declarations[seat] is not None:
+    elif phase.kind == "black_market":
+        player["acted"] = phase.choices[seat] is not None  # the choice itself is sealed
+    if phase.kind in ("inspection", "black_market") and state.config.black_market:
+        player["claimed_this_round"] = state.claimed_this_round(seat)
+    if phase.kind == "inspection" and state.config.black_market:
+        player["declined_black_market"] = seat in phase.declined
+    if phase.kind == "inspection" and phase.declarations[seat] is not None:
         player["declaration"] = dict(phase.declarations[seat])
         player["bag_status"] = phase.decided[seat] or "waiting"
         # Public: the table hears who offered or said "no offer" (their bag is decidable).
         player["spoken"] = seat in phase.spoken
+        if state.config.deputies:  # each Deputy's call, in the order of "deputies"
+            player["calls"] = list(phase.calls[seat])
     return player
 
 
@@ -151,6 +183,8 @@ def _phase_view(state: State) -> dict:
     view = {"kind": phase.kind, "since": phase.since, "awaiting": moves.awaiting(state)}
     if phase.kind == "market_turn":
         view["seat"] = phase.seat
+    if phase.kind == "black_market":
+        view["seats"] = list(phase.seats)
     return view
 
 
@@ -177,6 +211,8 @@ def _own_view(state: State, seat: int) -> dict:
     if phase is not None and phase.kind in ("load", "inspection"):
         declaration = phase.declarations[seat]
         me["declaration"] = dict(declaration) if declaration else None
+    if phase is not None and phase.kind == "black_market":
+        me["black_market_choice"] = phase.choices[seat]
     return me
 
 
@@ -202,7 +238,7 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
             "deck_size": len(event["card_types"]),
             "starting_gold": event["starting_gold"],
         }
-    if kind == "deck_shuffled":
+    if kind in ("deck_shuffled", "deputy_deck_shuffled"):  # never the order
         return {**head, "number": event["number"], "size": len(event["order"])}
     if kind == "cards_moved":
         edition = state.config.edition
@@ -222,7 +258,7 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
             # How many cards go into another seat's bag is its size: sealed.
             "hidden": None if _into_closed_bag(event, viewer) else len(event["cards"]) - len(seen),
         }
-    if kind in ("set_aside_submitted", "bag_loaded"):
+    if kind in ("set_aside_submitted", "bag_loaded", "black_market_submitted"):
         return dict(event) if viewer == event["seat"] else {**head, "seat": event["seat"]}
     raise ValueError(f"no projection for event type {kind!r}")
 

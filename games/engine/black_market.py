@@ -1,0 +1,164 @@
+"""The Black Market (2nd edition option): claims during the inspection, and the
+short Black Market step that keeps the inspection open for those who could still
+claim when the last bag is decided.
+
+A merchant whose bag has been resolved this round (passed or inspected) may claim
+once a round: reveal 3 contraband cards of one Black Market kind (pepper, mead,
+silk) from their own stand — they leave the game — and take the top card of that
+pile into their contraband pile. The Sheriff (the Deputies) cannot claim in a round
+they inspect. During the inspection a claim is carried out at once. When the last
+bag is decided, the merchants who could still claim — by what the table can see: a
+resolved bag, at least 3 face-down cards on the stand, a pile not empty — and have
+neither claimed nor declined are waited for: their choices are sealed and resolve
+together, clockwise from the Sheriff's left, so that arrival order does not matter;
+a claim whose pile an earlier claimant emptied comes to nothing.
+"""
+
+from . import checks, phases
+from .cards import BLACK_MARKET_CLAIM, BLACK_MARKET_TYPES, card
+from .errors import EngineError
+from .state import OUT, Inspection
+from .table import Run, move_cards
+
+NO_CLAIM = "none"  # a sealed choice in the Black Market step: no claim this round
+
+
+# --- reading the state -----------------------------------------------------------------
+
+
+def claimable(state, seat: int) -> list:
+    """The kinds ``seat`` could claim now by their own stand (private to them)."""
+    stand = [state.type_of(c) for c in state.stand(seat)]
+    return [
+        kind
+        for kind in BLACK_MARKET_TYPES
+        if state.black_market[kind] and stand.count(kind) >= BLACK_MARKET_CLAIM
+    ]
+
+
+def _resolved(state, seat: int) -> bool:
+    phase = state.phase
+    return isinstance(phase, Inspection) and phase.decided[seat] in ("passed", "inspected")
+
+
+def _contraband_count(state, seat: int) -> int:
+    return sum(1 for c in state.stand(seat) if not card(state.type_of(c)).is_legal)
+
+
+def may_still_claim(state, seat: int) -> bool:
+    """By what every seat can see: a merchant with a resolved bag who has neither claimed
+    nor declined this round, with at least 3 face-down cards and a pile not empty."""
+    return (
+        _resolved(state, seat)
+        and not state.claimed_this_round(seat)
+        and seat not in state.phase.declined
+        and _contraband_count(state, seat) >= BLACK_MARKET_CLAIM
+        and any(state.black_market.values())
+    )
+
+
+def eligible(state) -> list:
+    """The merchants the Black Market step would wait for, clockwise."""
+    if not state.config.black_market:
+        return []
+    return [m for m in state.merchants() if may_still_claim(state, m)]
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+def _common(state, command: dict) -> int:
+    checks.require_phase(state, "inspection", "black_market")
+    seat = checks.require_seat(state, command)
+    if not state.config.black_market:
+        raise EngineError("no_black_market", "This game is played without the Black Market.")
+    checks.require_merchant(state, seat)
+    if state.claimed_this_round(seat):
+        raise EngineError("already_claimed", "You have already claimed a Black Market card.")
+    phase = state.phase
+    if phase.kind == "inspection":
+        if seat in phase.declined:
+            raise EngineError("already_declined", "You said you make no claim this round.")
+        return seat
+    if phase.choices[seat] is not None:
+        raise EngineError("already_submitted", "You have already made your choice.")
+    if seat not in phase.seats:
+        raise EngineError("not_eligible", "The Black Market step waits only for its merchants.")
+    return seat
+
+
+def claim(run: Run, command: dict) -> None:
+    state = run.state
+    seat = _common(state, command)
+    if state.phase.kind == "inspection" and not _resolved(state, seat):
+        raise EngineError(
+            "bag_not_resolved", "You may claim once your own bag is resolved this round."
+        )
+    kind = command.get("kind")
+    if kind not in BLACK_MARKET_TYPES:
+        raise EngineError("bad_command", "Claim pepper, mead or silk.")
+    if not state.black_market[kind]:
+        raise EngineError("black_market_empty", "That Black Market pile is empty.")
+    if kind not in claimable(state, seat):
+        raise EngineError(
+            "not_enough_contraband",
+            f"A claim needs {BLACK_MARKET_CLAIM} cards of that kind on your stand.",
+        )
+    if state.phase.kind == "black_market":  # sealed until everyone awaited has chosen
+        run.emit("black_market_submitted", seat=seat, choice=kind)
+        _complete_if_all_chosen(run)
+        return
+    take(run, seat, kind)
+
+
+def decline(run: Run, command: dict) -> None:
+    state = run.state
+    seat = _common(state, command)
+    if state.phase.kind == "black_market":
+        run.emit("black_market_submitted", seat=seat, choice=NO_CLAIM)
+        _complete_if_all_chosen(run)
+        return
+    run.emit("black_market_declined", seat=seat)
+
+
+def take(run: Run, seat: int, kind: str) -> None:
+    """Reveal 3 cards of ``kind`` from the stand (lowest ids): they leave the game;
+    the top card of the pile goes to the claimant."""
+    state = run.state
+    cards = sorted(c for c in state.stand(seat) if state.type_of(c) == kind)[:BLACK_MARKET_CLAIM]
+    run.emit("black_market_claimed", seat=seat, kind=kind, value=state.black_market[kind][-1])
+    move_cards(run, cards, f"stand:{seat}", OUT, "black_market", reveal=True)
+
+
+# --- the Black Market step -----------------------------------------------------------------
+
+
+def awaited(state) -> list:
+    phase = state.phase
+    return [s for s in phase.seats if phase.choices[s] is None]
+
+
+def _complete_if_all_chosen(run: Run) -> None:
+    if not awaited(run.state):
+        phases.complete(run)
+
+
+def resolve(run: Run) -> None:
+    """Every choice is in: the claims, clockwise; a pile emptied by an earlier claim
+    leaves a later one with nothing (``black_market_missed``; its kind stays unsaid)."""
+    from . import inspection  # the step ends the inspection: share the Booty, end the round
+
+    phase = run.state.phase
+    for seat in phase.seats:
+        choice = phase.choices[seat]
+        if choice in BLACK_MARKET_TYPES:
+            if run.state.black_market[choice]:
+                take(run, seat, choice)
+            else:
+                run.emit("black_market_missed", seat=seat)
+    inspection.finish(run)
+
+
+def default_commands(state) -> list:
+    """Missed deadline: no claim."""
+    return [{"type": "decline_black_market", "seat": s} for s in awaited(state)]

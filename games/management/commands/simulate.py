@@ -1,0 +1,32 @@
+"""Random full games through the rules engine, every invariant checked after every
+step: ``manage.py simulate`` is ``python -m games.engine.simulate`` (same options,
+same figures). Prints games played, invariant failures (must be 0), commands per
+game and milliseconds per game; exits non-zero when an invariant failed.
+
+    .venv/bin/python manage.py simulate --games 1000 --players 6
+"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.engine import simulate
+
+
+class Command(BaseCommand):
+    help = "Play random full games and check every engine invariant after every step."
+
+    def add_arguments(self, parser):
+        simulate.add_arguments(parser)
+
+    def handle(self, *args, **options):
+        problem = simulate.check_arguments(_Options(options))
+        if problem:
+            raise CommandError(problem)
+        if simulate.run(_Options(options), out=self.stdout, err=self.stderr):
+            raise CommandError("invariant failures: see above")
+
+
+class _Options:
+    """The command's options as attributes, as argparse gives them to ``run``."""
+
+    def __init__(self, options: dict):
+        self.__dict__.update(options)
