@@ -14,6 +14,7 @@ from django.http import QueryDict
 
 from games import narrate
 from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.engine.inspection import HIGHEST_ON_TOP, LOWEST_ON_TOP
 from games.text import has_control, whole_number
 
 MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
@@ -119,6 +120,23 @@ def _pile(post, name: str = "pile") -> dict:
     return {"pile": _int(post, name, what="The discard pile")}
 
 
+# The orders of confiscated goods a page offers (1st edition); the engine takes rankings too.
+ORDERS = (LOWEST_ON_TOP, HIGHEST_ON_TOP)
+
+
+def _order(post) -> dict:
+    """``{"order": ...}`` when the form chose how confiscated goods are stacked,
+    else ``{}`` (the engine's default: lowest value on top)."""
+    order = post.get("order", "").strip()
+    if order == "":
+        return {}
+    if order not in ORDERS:
+        raise FormError(
+            "Choose which confiscated goods go on top: the lowest or the highest value."
+        )
+    return {"order": order}
+
+
 # --- one parser per move -------------------------------------------------------------
 
 
@@ -222,6 +240,7 @@ def _accept_offer(post) -> dict:
         "offer": _int(post, "offer", what="The offer number"),
         "revision": _int(post, "revision", what="The offer revision"),
         **_pile(post),
+        **_order(post),
     }
 
 
@@ -238,7 +257,7 @@ def _pass_bag(post) -> dict:
 
 def _inspect_bag(post) -> dict:
     _confirmed(post)
-    return {"bag": _int(post, "bag", what="The bag"), **_pile(post)}
+    return {"bag": _int(post, "bag", what="The bag"), **_pile(post), **_order(post)}
 
 
 def _say_no_offer(post) -> dict:

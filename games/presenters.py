@@ -500,14 +500,25 @@ def confirmation(decide: dict | None, asked: dict | None) -> dict | None:
     if bag is None or bag["locked"]:
         return None
     move, question, button = CONFIRM[asked["decide"]]
-    pile = asked.get("pile") if decide["first_edition"] and move == "inspect_bag" else None
+    chooses = decide["first_edition"] and move == "inspect_bag"
+    pile = asked.get("pile") if chooses else None
+    order = asked.get("order") if chooses else None
     return {
         "move": move,
         "bag": bag,
         "question": question.format(name=bag["name"]),
         "button": button,
         "pile": pile if pile in ("0", "1") else None,
+        "order": order if order in ORDER_WORDS else None,
+        "order_words": ORDER_WORDS.get(order, ""),
     }
+
+
+# How the 1st-edition Sheriff stacks confiscated goods (forms.ORDERS), as a page says it.
+ORDER_WORDS = {
+    "lowest_on_top": "the lowest value on top",
+    "highest_on_top": "the highest value on top",
+}
 
 
 NOT_SENT = {"cards": frozenset(), "fields": {}, "terms": {}}

@@ -42,6 +42,7 @@ READ = [
     "promise",
     "gold",
     "pile",
+    "order",
     "offer",
     "revision",
     "to",

@@ -635,3 +635,50 @@ def test_first_edition_market_turn_through_the_page(client, first_edition_game):
 def test_three_player_game_pages_render(client):
     game = start_game(players=("Ann", "Ben", "Cid"))
     assert client.get(path_of(seat(game, 1))).status_code == 200
+
+
+# --- 1st edition: the Sheriff orders the confiscated goods -----------------------------------
+
+
+@pytest.mark.parametrize("order", ["lowest_on_top", "highest_on_top"])
+def test_the_inspect_form_carries_the_order_of_confiscated_goods(order):
+    move = parse_move(
+        query(
+            move="inspect_bag", version="1", key="k", bag="2", confirm="yes", pile="1", order=order
+        )
+    )
+    assert move.command == {"type": "inspect_bag", "bag": 2, "pile": 1, "order": order}
+
+
+@pytest.mark.parametrize("order", ["sideways", "¹", "LOWEST_ON_TOP", "x" * 5000])
+def test_an_order_the_page_does_not_offer_is_refused_clearly(order):
+    with pytest.raises(FormError, match="lowest or the highest value"):
+        parse_move(
+            query(move="inspect_bag", version="1", key="k", bag="2", confirm="yes", order=order)
+        )
+
+
+def test_the_first_edition_sheriff_chooses_the_order_and_confirms_it(client, first_edition_game):
+    game = first_edition_game
+    while fresh(game).engine_state().phase.kind != "inspection":
+        services.advance(game.pk, force=True)
+    services.submit(  # the bargaining time ends: every bag can be decided
+        seat(game, 1),
+        {"type": "say_no_offer"},
+        version=fresh(game).engine_state().phase.since,
+        key="n1",
+    )
+    for index in (2, 3):
+        since = fresh(game).engine_state().phase.since
+        services.submit(seat(game, index), {"type": "say_no_offer"}, version=since, key=f"n{index}")
+    path = path_of(seat(game, 0))
+    html = client.get(path).content.decode()
+    assert 'name="order"' in html and ">highest</option>" in html
+    asked = {"decide": "inspect", "bag": "1", "pile": "1", "order": "highest_on_top"}
+    page = client.get(path, asked).content.decode()
+    assert "Confiscated goods go to discard pile 2, the highest value on top." in page
+    confirm = next(f for f in forms_of(page) if f.move == "inspect_bag")
+    assert confirm.value("order") == "highest_on_top"
+    assert messages_of(post_form(client, path, confirm))[0].startswith("The bag is inspected.")
+    stored = Submission.objects.get(seat__index=0, command__type="inspect_bag")
+    assert stored.command["order"] == "highest_on_top" and stored.command["pile"] == 1
