@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
@@ -18,7 +19,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import deadlines, engine, organizer, records, services, usertext
-from games.engine import EngineError
+from games.engine import CARD_TYPES, EngineError
+from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import (
     DeliveryEvent,
     Game,
@@ -37,6 +39,7 @@ TIMING_FIELDS = (
     "load_minutes",
     "inspection_minutes",
     "bargaining_minutes",
+    "black_market_minutes",
     "daily_time",
     "deadline_timezone",
     "skip_weekends",
@@ -53,6 +56,7 @@ TIMING_LABELS = {
     "load_minutes": "Load and declare, minutes",
     "inspection_minutes": "Inspection, minutes",
     "bargaining_minutes": "Bargaining time, minutes",
+    "black_market_minutes": "Black Market step, minutes",
     "daily_time": "Daily time",
     "deadline_timezone": "Deadline time zone",
     "skip_weekends": "Skip weekends",
@@ -112,7 +116,8 @@ class SeatInline(admin.TabularInline):
 
 class DeadlineSettingsMixin:
     """The add and change forms' deadline settings: a setting left empty takes the
-    Game's default; the zone must be a known IANA zone; daily mode needs a time."""
+    Game's default; no time is longer than a year; the zone must be a known IANA
+    zone; daily mode needs a time."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -121,6 +126,9 @@ class DeadlineSettingsMixin:
             model_field = Game._meta.get_field(name)
             if field is not None and model_field.has_default() and field.required:
                 field.required = False
+            if field is not None and name.endswith("_minutes"):
+                field.validators.append(MaxValueValidator(deadlines.MAX_MINUTES))
+                field.widget.attrs["max"] = deadlines.MAX_MINUTES
 
     def clean_deadline_timezone(self):
         return _check_zone(self.cleaned_data.get("deadline_timezone") or "UTC")
@@ -159,13 +167,49 @@ class GameFieldsMixin:
             raise forms.ValidationError(str(error)) from None
 
 
+# The new-game form's field for each Black Market pile.
+PILE_FIELDS = {kind: f"black_market_{kind}" for kind in BLACK_MARKET_TYPES}
+PROVISIONAL_PILES = organizer.pile_values(BLACK_MARKET_VALUES)
+
+
+class PileField(forms.CharField):
+    """One Black Market pile's two card values, "30, 27"; blank: the provisional default.
+
+    One field per pile rather than two number boxes: a pile's two cards are read
+    together (the top one, then the one below), as ``creategame`` takes them
+    (``pepper=30,27``), and the form stays short for values seldom changed."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        top, below = BLACK_MARKET_VALUES[kind]
+        super().__init__(
+            required=False,
+            max_length=20,
+            label=f"{CARD_TYPES[kind].label} pile",
+            help_text=f"Two values; blank: {top}, {below} (provisional).",
+            widget=forms.TextInput(attrs={"placeholder": f"{top}, {below}", "size": 8}),
+        )
+
+    def validate(self, value):
+        super().validate(value)
+        if value:
+            try:
+                services.black_market_pile(self.kind, value)
+            except ValueError as error:
+                raise forms.ValidationError(str(error)) from None
+
+
+# The new-game form's yes-or-no options, named as GameConfig names them.
+BOOLEAN_OPTIONS = ("royal_goods", "seven_card_hand", "remove_ten", "black_market")
+
+
 class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         # Django shows help text as HTML: the example's angle brackets must be escaped.
         help_text=format_html(
-            "One player per line, clockwise from seat 1: {} optionally followed by a time "
-            "zone, e.g. {}.",
+            "One player per line (3 to 6), clockwise from seat 1: {} optionally followed by a "
+            "time zone, e.g. {}. Six players play the 2nd edition's Deputies rules.",
             '"Name <email>"',
             "Alice <alice@example.org> Europe/Paris",
         ),
@@ -175,11 +219,21 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
         min_value=1,
         initial=1,
         label="First Sheriff",
-        help_text="The seat number of the first Sheriff: 1 is the first player listed.",
+        help_text="The seat number of the first Sheriff: 1 is the first player listed. "
+        "Unused with six players: two Deputies are drawn each round.",
     )
     royal_goods = forms.BooleanField(required=False, label="Royal Goods")
     seven_card_hand = forms.BooleanField(required=False, label="Seven Card Hand")
     remove_ten = forms.BooleanField(required=False, label="Remove 10 Cards")
+    black_market = forms.BooleanField(
+        required=False,
+        label="Black Market",
+        help_text="2nd edition: a merchant may trade 3 contraband of a kind for a Black "
+        "Market card of that kind.",
+    )
+    black_market_pepper = PileField("pepper")
+    black_market_mead = PileField("mead")
+    black_market_silk = PileField("silk")
     seed = forms.CharField(
         required=False,
         help_text="Hexadecimal, at least 32 digits; the server adds random digits to it. "
@@ -211,19 +265,25 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
         if first > len(players):
             self.add_error("first_sheriff", f"There are only {len(players)} seats.")
             return cleaned
+        piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
+        if any(name in self.errors for name in PILE_FIELDS.values()):
+            return cleaned
+        if any(piles.values()) and not cleaned.get("black_market"):
+            self.add_error("black_market", "Tick Black Market to play with these pile values.")
+            return cleaned
         cleaned["config"] = {
             "players": len(players),
             "edition": cleaned.get("edition"),
             "first_sheriff": first - 1,  # the engine numbers seats from 0
-            **{k: cleaned.get(k, False) for k in ("royal_goods", "seven_card_hand", "remove_ten")},
+            **{k: cleaned.get(k, False) for k in BOOLEAN_OPTIONS},
         }
-        try:  # the engine's own checks (player count, seed), before anything is saved
-            state, _ = engine.new_game(cleaned["config"], cleaned.get("seed") or None)
-            services.check_playable_by_email(state.config)
+        values = services.black_market_values(piles)
+        if values is not None:  # blank piles: the engine's provisional defaults
+            cleaned["config"]["black_market_values"] = values
+        try:  # the engine's own checks (player count, edition, seed), before anything is saved
+            engine.new_game(cleaned["config"], cleaned.get("seed") or None)
         except EngineError as error:
             raise forms.ValidationError(error.message) from None
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
         return cleaned
 
 
@@ -347,6 +407,18 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
                             "remove_ten",
                             "seed",
                         )
+                    },
+                ),
+                (
+                    "Black Market",
+                    {
+                        "fields": ("black_market", *PILE_FIELDS.values()),
+                        "description": format_html(
+                            "Each pile holds two cards, the higher value on top. Left blank, "
+                            "a pile takes the provisional values ({}): no printed card has "
+                            "been checked yet.",
+                            PROVISIONAL_PILES,
+                        ),
                     },
                 ),
                 (

@@ -23,10 +23,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 __all__ = [
     "MAX_EXTENSION",
+    "MAX_MINUTES",
     "MODES",
     "PHASE_KINDS",
     "DeadlinePolicy",
     "ExtensionError",
+    "black_market_minutes",
     "extend",
     "format_for",
     "ics",
@@ -36,8 +38,13 @@ __all__ = [
 ]
 
 MODES = ("none", "duration", "daily")
-PHASE_KINDS = ("market", "market_turn", "load", "inspection")
+# "black_market": the Black Market step, the short wait for the merchants who could still
+# claim when the last bag is decided (docs/engine.md section 12).
+PHASE_KINDS = ("market", "market_turn", "load", "inspection", "black_market")
 MAX_EXTENSION = timedelta(days=7)
+# The longest time an organizer may give a phase or a reminder, in minutes (a year):
+# far beyond any game, and far from what datetime arithmetic can overflow on.
+MAX_MINUTES = 365 * 24 * 60
 
 _SATURDAY = 5  # date.weekday(): Monday is 0, Saturday 5, Sunday 6
 _DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -51,8 +58,8 @@ class DeadlinePolicy:
 
     mode: "none" (no deadlines), "duration" (a fixed time per phase kind) or
         "daily" (the next occurrence of a local wall-clock time).
-    durations: phase kind ("market", "market_turn", "load", "inspection") ->
-        timedelta, for mode "duration"; a kind not listed has no deadline.
+    durations: phase kind (one of PHASE_KINDS) -> timedelta, for mode "duration";
+        a kind not listed has no deadline.
     daily_time: the local wall-clock time of the daily deadline (mode "daily").
     timezone: the organizer's IANA zone, for daily times and for weekends.
     skip_weekends: no deadline may fall on a Saturday or Sunday in `timezone`.
@@ -199,6 +206,17 @@ def bargaining_end(
         return None if deadline is None else now + (_utc(deadline, "deadline") - now) / 2
     end = now + timedelta(minutes=minutes)
     return end if deadline is None else min(end, _utc(deadline, "deadline"))
+
+
+def black_market_minutes(minutes: int | None, inspection_minutes: int) -> float:
+    """How long the Black Market step lasts, in minutes (0: no deadline).
+
+    ``minutes`` is the organizer's setting; None means half the inspection time:
+    the step is short (the bags are all decided, only a claim is left to make),
+    yet each merchant it waits for still gets the time to read one email. An
+    inspection without a deadline gives a step without one.
+    """
+    return inspection_minutes / 2 if minutes is None else minutes
 
 
 def resume(deadline: datetime | None, paused_at: datetime, resumed_at: datetime) -> datetime | None:

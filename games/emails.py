@@ -82,6 +82,8 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "me": presenters.my_goods(view),
         "kinds_legend": presenters.KINDS_LEGEND,
         "players": presenters.table(view, names),
+        "booty": presenters.booty(view),
+        "black_market": presenters.black_market(view, names),
         "scores": presenters.scores(view, names) if state.is_over() else [],
         "happened": presenters.by_round(news[:MAX_NEWS_LINES]),
         "news_shown": min(len(news), MAX_NEWS_LINES),
@@ -131,7 +133,7 @@ def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict
     )
     return {
         "round": number,
-        "lines": outcome_lines(projected, names, seat.index, piles=state.config.discard_pile_count),
+        "lines": outcome_lines(projected, names, seat.index, state.config),
         "gold_before": gold - change,
         "gold_after": gold,
     }
@@ -159,6 +161,12 @@ def pace(game: Game, tz_name: str) -> str:
             for minutes, what in parts
             if minutes and (what != ("market" if first else "market turn"))
         ]
+        if game.config.get("black_market"):
+            step = deadlines.black_market_minutes(
+                game.black_market_minutes, game.inspection_minutes
+            )
+            if step:
+                shown.append(f"{_duration(step)} for a Black Market claim after the last bag")
         text = "Each phase has a deadline: " + ", ".join(shown)
     if game.skip_weekends:
         text += "; no deadline falls on a weekend"

@@ -14,7 +14,9 @@ from django.http import QueryDict
 
 from games import narrate
 from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.engine.cards import BLACK_MARKET_TYPES
 from games.engine.inspection import HIGHEST_ON_TOP, LOWEST_ON_TOP
+from games.roles import DEPUTIES
 from games.text import has_control, whole_number
 
 MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
@@ -35,6 +37,8 @@ MOVES = (
     "pass_bag",
     "inspect_bag",
     "say_no_offer",
+    "claim_black_market",
+    "decline_black_market",
 )
 
 
@@ -224,7 +228,16 @@ def _terms(post) -> dict:
 
 
 def _make_offer(post) -> dict:
-    return {"to": _int(post, "to", what="The recipient"), "terms": _terms(post)}
+    """``to``: a seat, or "deputies" (six players: both Deputies). ``joint``: a
+    Deputy's demand made for both Deputies (a ticked box)."""
+    to = post.get("to", "").strip()
+    recipient = DEPUTIES if to == DEPUTIES else _int(post, "to", what="The recipient")
+    command = {"to": recipient, "terms": _terms(post)}
+    if post.get("joint", "") not in ("", "yes"):
+        raise FormError("This form is not one the game knows. Please reload the page.")
+    if post.get("joint") == "yes":
+        command["joint"] = True
+    return command
 
 
 def _revise_offer(post) -> dict:
@@ -264,6 +277,17 @@ def _say_no_offer(post) -> dict:
     return {}
 
 
+def _claim_black_market(post) -> dict:
+    kind = post.get("kind", "")
+    if kind not in BLACK_MARKET_TYPES:
+        raise FormError("Choose the Black Market pile you claim from: Pepper, Mead or Silk.")
+    return {"kind": kind}
+
+
+def _decline_black_market(post) -> dict:
+    return {}
+
+
 PARSERS = {
     "set_aside": _set_aside,
     "market_turn": _market_turn,
@@ -275,6 +299,8 @@ PARSERS = {
     "pass_bag": _pass_bag,
     "inspect_bag": _inspect_bag,
     "say_no_offer": _say_no_offer,
+    "claim_black_market": _claim_black_market,
+    "decline_black_market": _decline_black_market,
 }
 
 

@@ -58,6 +58,13 @@ class Game(models.Model):
         "decide a bag once its merchant has made an offer or said 'no offer', or once this time "
         "is over. Blank: half the inspection time (no limit without deadlines). 0: no waiting.",
     )
+    black_market_minutes = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The Black Market step, in minutes: when the last bag is decided, the merchants "
+        "who could still claim a Black Market card have this long to claim or decline. "
+        "Blank: half the inspection time. 0: no deadline.",
+    )
     daily_time = models.TimeField(
         null=True, blank=True, help_text="Daily mode: the local time every deadline falls at."
     )

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games import bulk, emails
 from games.engine import actions
-from games.engine.inspection import undecided, waiting_to_speak
+from games.engine.inspection import acceptors, to_decide, undecided, waiting_to_speak
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
@@ -67,7 +67,9 @@ def owed(state, events: list) -> dict:
             if options["moves"]:
                 add(seat, YOUR_MOVE, f"phase{started}")
     if _bargaining_just_over(state, types):
-        add(state.sheriff, DECIDE, f"decide{state.phase.since}")
+        for inspector in state.inspectors():  # the Sheriff, or each Deputy with calls left
+            if to_decide(state, inspector):
+                add(inspector, DECIDE, f"decide{state.phase.since}")
     offers = getattr(state.phase, "offers", {})
     for event in events:
         if event["type"] in ("offer_made", "offer_revised"):
@@ -75,7 +77,8 @@ def owed(state, events: list) -> dict:
             offer = offers.get(str(offer_id))
             if offer is None or offer["status"] != "open":
                 continue
-            concerned = {offer["recipient"]} | {a["bag"] for a in offer["terms"]["sheriff"]}
+            # Those who must accept it (both Deputies of a joint offer), and the bags' owners.
+            concerned = {*acceptors(state, offer)} | {a["bag"] for a in offer["terms"]["sheriff"]}
             for seat in concerned - {offer["proposer"]}:
                 # Gathered with the offers after it (_gather_offers): one per move at most.
                 add(seat, OFFER, f"offers{event['seq']}")

@@ -17,11 +17,13 @@ PHASES = {
     "market_turn": "Market (1st edition turn)",
     "load": "Load and declare",
     "inspection": "Inspection",
+    "black_market": "Black Market step",
     "game_over": "Game over",
 }
 EVENTS = {
     "game_started": "Game started",
     "deck_shuffled": "Deck shuffled",
+    "deputy_deck_shuffled": "Deputy deck shuffled",
     "cards_moved": "Cards moved",
     "gold_transferred": "Gold paid",
     "round_started": "Round started",
@@ -31,15 +33,22 @@ EVENTS = {
     "bag_loaded": "Bag loaded",
     "offer_made": "Offer made",
     "offer_revised": "Offer revised",
+    "offer_agreed": "Offer accepted by one Deputy",
     "offer_withdrawn": "Offer withdrawn",
     "offers_lapsed": "Offers lapsed",
     "no_offer_said": "No offer from a merchant",
     "bargaining_ended": "Bargaining time over",
     "deal_made": "Deal made",
+    "deputy_decided": "A Deputy's call on a bag",
     "bag_passed": "Bag passed",
     "bag_inspected": "Bag inspected",
     "bag_goods_settled": "Bag goods handed over",
     "debt_settled": "Debt settled",
+    "booty_shared": "Booty shared",
+    "black_market_claimed": "Black Market card claimed",
+    "black_market_declined": "No Black Market claim",
+    "black_market_submitted": "Black Market choice made",
+    "black_market_missed": "Black Market claim too late",
     "timed_out": "Deadline missed",
     "noted": "Note",
     "round_ended": "Round ended",
@@ -78,6 +87,8 @@ MOVES = {
     "pass_bag": "Let a bag pass",
     "inspect_bag": "Inspect a bag",
     "say_no_offer": "No offer",
+    "claim_black_market": "Black Market claim",
+    "decline_black_market": "No Black Market claim",
 }
 
 
@@ -91,18 +102,47 @@ def yes_no(value) -> str:
 
 
 def settings_line(config: dict, names: list) -> str:
-    """'2nd edition · 4 players · first Sheriff: seat 1 (Ann) · Royal Goods: no · …'."""
-    first = config.get("first_sheriff", 0)
-    sheriff = f"seat {first + 1}" + (f" ({names[first]})" if first < len(names) else "")
+    """'2nd edition · 4 players · first Sheriff: seat 1 (Ann) · Royal Goods: no · …';
+    with six players '6 players (Deputies)' and no first Sheriff; in the 2nd edition
+    the Black Market and its values."""
+    rules = engine.GameConfig.from_dict(config)
+    second = rules.edition == engine.SECOND_EDITION
     parts = [
-        "1st edition" if config.get("edition") == engine.FIRST_EDITION else "2nd edition",
-        f"{config.get('players', len(names))} players",
-        f"first Sheriff: {sheriff}",
-        f"Royal Goods: {yes_no(config.get('royal_goods'))}",
-        f"Seven Card Hand: {yes_no(config.get('seven_card_hand'))}",
-        f"Remove 10 Cards: {yes_no(config.get('remove_ten'))}",
+        "2nd edition" if second else "1st edition",
+        *_table_parts(rules, names),
+        f"Royal Goods: {yes_no(rules.royal_goods)}",
+        f"Seven Card Hand: {yes_no(rules.seven_card_hand)}",
+        f"Remove 10 Cards: {yes_no(rules.remove_ten)}",
     ]
+    if second:  # the Black Market is not an option of the 1st edition
+        parts.append(black_market_line(rules))
     return " · ".join(parts)
+
+
+def _table_parts(rules, names: list) -> list:
+    if rules.deputies:  # no Sheriff: two Deputies drawn each round
+        return [f"{rules.players} players (Deputies)"]
+    first = rules.first_sheriff
+    sheriff = f"seat {first + 1}" + (f" ({names[first]})" if first < len(names) else "")
+    return [f"{rules.players} players", f"first Sheriff: {sheriff}"]
+
+
+def black_market_line(rules) -> str:
+    """'Black Market: on (provisional values Pepper 30/27, …)', or the organizer's values."""
+    if not rules.black_market:
+        return "Black Market: off"
+    values = pile_values(rules.black_market_piles)
+    if rules.black_market_provisional:
+        values = f"provisional values {values}"
+    return f"Black Market: on ({values})"
+
+
+def pile_values(piles: dict) -> str:
+    """'Pepper 30/27, Mead 32/29, Silk 34/31': each pile's cards, the top one first."""
+    return ", ".join(
+        f"{engine.CARD_TYPES[kind].label} {'/'.join(map(str, values))}"
+        for kind, values in piles.items()
+    )
 
 
 def moment(when, zone: str) -> str:
@@ -170,5 +210,5 @@ def game_log(state, events, names: list) -> list:
 
 def event_line(state, event: dict, names: list) -> str | None:
     """One stored event as a spectator's log line (None when the log does not tell it)."""
-    narrator = Narrator(names, None, piles=state.config.discard_pile_count)
+    narrator = Narrator.of_game(names, None, state.config)
     return narrator.line(engine.project_event(state, event, None))

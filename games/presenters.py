@@ -13,8 +13,19 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from games import engine
 from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
-from games.narrate import Narrator, counted, goods, idle_for, terms_parts
+from games.narrate import Narrator, counted, deal_parties, goods, idle_for, terms_parts
+from games.roles import (
+    DEPUTIES,
+    bound_by,
+    call_of,
+    deputies,
+    inspectors,
+    is_inspector,
+    merchants,
+    partner,
+)
 
 LOG_LINES = 40
 LOG_PAGE_LINES = 100  # the whole log is read a page at a time: a page stays small
@@ -25,12 +36,14 @@ ASKS = {
     "market_turn": "take your market turn",
     "load": "load your bag and declare it",
     "inspection": "decide the bags",
+    "black_market": "claim from the Black Market or pass",
 }
 PHASE_TITLES = {
     "market": "Market",
     "market_turn": "Market",
     "load": "Load your bag and declare",
     "inspection": "Inspection",
+    "black_market": "Black Market",
     "game_over": "Game over",
 }
 ACTION_LABELS = {"pass": "let pass", "inspect": "inspect"}
@@ -119,12 +132,6 @@ def declaration_text(declaration: dict | None) -> str:
 # --- the whole page --------------------------------------------------------------------
 
 
-def merchants(view: dict) -> list:
-    """Merchant seats clockwise from the Sheriff's left."""
-    n = len(view["players"])
-    return [(view["sheriff"] + i) % n for i in range(1, n)]
-
-
 def seat_page(
     view: dict,
     names: list,
@@ -158,12 +165,17 @@ def seat_page(
         "version": view["phase"].get("since", view["version"]),
         "first_edition": first_edition,
         "is_sheriff": view["sheriff"] == me,
-        "sheriff_name": names[view["sheriff"]],
+        "is_deputy": me in deputies(view),
+        # The Sheriff or a Deputy: makes demands rather than offers.
+        "is_inspector": is_inspector(view, me),
+        "is_six": bool(deputies(view)),
         "over": view["phase"]["kind"] == "game_over",
         "phase": phase(view, names, None if halted else bargaining_until),
         "mine": my_goods(view),
         "players": table(view, names),
         "piles": piles(view),
+        "booty": booty(view),
+        "black_market": black_market(view, names),
         "deadline": None if halted else deadline,
         "halted": halted,
         "openings": list(openings),
@@ -213,9 +225,10 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
     waiting = waiting_to_speak(view)
     my_turn = me in awaiting or me in waiting
     ask, ask_by = ASKS.get(kind, ""), None
+    role = role_this_round(view, names)
     if kind == "market":
-        if view["sheriff"] == me:
-            hint = "You are the Sheriff this round. The merchants are choosing cards to trade."
+        if role:
+            hint = f"{role} The merchants are choosing cards to trade."
         elif my_turn:
             hint = (
                 "Choose up to 5 cards to set aside. You draw as many from the deck; "
@@ -232,8 +245,10 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
         else:
             hint = "Merchants take their market turns one by one, clockwise from the Sheriff."
     elif kind == "load":
-        if view["sheriff"] == me:
-            hint = "The merchants are loading their bags. Declarations are revealed together."
+        if role:
+            hint = (
+                f"{role} The merchants are loading their bags. Declarations are revealed together."
+            )
         elif my_turn:
             hint = (
                 "Put 1 to 5 cards in your bag and declare one kind of legal goods. "
@@ -242,33 +257,9 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
         else:
             hint = "Your bag is closed. Declarations are revealed when every bag is in."
     elif kind == "inspection":
-        until = f", or from {bargaining_until['short']} (your time)" if bargaining_until else ""
-        if view["sheriff"] == me and waiting:
-            ask = "bargain, then decide the bags"
-            who = " and ".join(names[s] for s in waiting)
-            hint = (
-                "Bargaining comes first: you can decide a bag once its merchant has made an "
-                f"offer or said “no offer”{until}. Still to speak: {who}. Meanwhile you may "
-                "make demands and accept offers — an accepted deal is carried out at once."
-            )
-        elif view["sheriff"] == me:
-            hint = (
-                "Decide every bag: let it pass or inspect it. You may make demands and accept "
-                "offers first — an accepted deal is carried out at once."
-            )
-        elif me in waiting:
-            ask, ask_by = "make the Sheriff an offer or say “no offer”", bargaining_until
-            until = f" (or until {bargaining_until['short']}, your time)" if until else ""
-            hint = (
-                "Bargaining: offer the Sheriff gold or goods to let your bag pass (or to "
-                "inspect someone else's), or say “no offer”. The Sheriff cannot decide your "
-                f"bag before you have{until}. Everything said is public."
-            )
-        else:
-            hint = (
-                "The Sheriff is deciding the bags. You may make offers to the Sheriff about "
-                "your bag or anyone's. Everything said is public."
-            )
+        ask, ask_by, hint = inspection_hint(view, names, bargaining_until, my_turn)
+    elif kind == "black_market":
+        hint = black_market_hint(view, names, my_turn)
     else:
         winners = [s["seat"] for s in view["scores"] if s["winner"]]
         named = " and ".join("you" if s == me else names[s] for s in winners)
@@ -289,9 +280,112 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
     }
 
 
+def role_this_round(view: dict, names: list) -> str:
+    """For the Sheriff or a Deputy, what they are this round; "" for a merchant."""
+    me = view["me"]["seat"]
+    if view["sheriff"] == me:
+        return "You are the Sheriff this round."
+    other = partner(view, me)
+    if other is None:
+        return ""
+    return f"You are a Deputy this round, with {names[other]}."
+
+
+# What happens to a bag the two Deputies call (rules-decisions.md, Six players).
+DEPUTY_CALLS = (
+    "If you both let it pass, it passes; if you both inspect it, you inspect it "
+    "together (an honest merchant is paid half the penalties by each of you, a liar's "
+    "fine goes to the Booty); if only one of you inspects, that Deputy inspects alone. "
+    "Deals paid to both Deputies go to the Booty, shared between you when the bags are done."
+)
+
+
+def inspection_hint(view: dict, names: list, bargaining_until, my_turn: bool) -> tuple:
+    """(ask, ask_by, hint) of the inspection for this seat."""
+    me = view["me"]["seat"]
+    ask, ask_by = ASKS["inspection"], None
+    waiting = waiting_to_speak(view)
+    six = bool(deputies(view))
+    deciders = "the Deputies" if six else "the Sheriff"
+    who_decides = deciders[0].upper() + deciders[1:]
+    until = f", or from {bargaining_until['short']} (your time)" if bargaining_until else ""
+    if is_inspector(view, me):
+        verb, what = ("call", "Call every bag") if six else ("decide", "Decide every bag")
+        rules = f" {names[partner(view, me)]} calls each bag too. {DEPUTY_CALLS}" if six else ""
+        if waiting and my_turn:
+            ask = f"bargain, then {verb} the bags"
+            who = " and ".join(names[s] for s in waiting)
+            hint = (
+                f"Bargaining comes first: you can {verb} a bag once its merchant has made an "
+                f"offer or said “no offer”{until}. Still to speak: {who}. Meanwhile you may "
+                "make demands and accept offers — an accepted deal is carried out at once." + rules
+            )
+        elif my_turn:
+            ask = f"{verb} the bags"
+            hint = (
+                f"{what}: let it pass or inspect it. You may make demands and accept "
+                "offers first — an accepted deal is carried out at once." + rules
+            )
+        else:
+            hint = (
+                f"You have called every bag; {names[partner(view, me)]} has still to call some."
+                if six
+                else "Every bag is decided."
+            )
+        return ask, ask_by, hint
+    claim = " " + CLAIM_NOW if claimable(view) else ""
+    if me in waiting:
+        ask, ask_by = f"make {deciders} an offer or say “no offer”", bargaining_until
+        until = f" (or until {bargaining_until['short']}, your time)" if until else ""
+        return (
+            ask,
+            ask_by,
+            f"Bargaining: offer {deciders} gold or goods to let your bag pass (or to "
+            f"inspect someone else's), or say “no offer”. {who_decides} cannot "
+            f"decide your bag before you have{until}. Everything said is public.",
+        )
+    if six:
+        hint = (
+            "The Deputies are calling the bags. You may make offers to one Deputy or to "
+            "both (paid to the Booty) about your bag or anyone's. Everything said is public."
+        )
+    else:
+        hint = (
+            "The Sheriff is deciding the bags. You may make offers to the Sheriff about "
+            "your bag or anyone's. Everything said is public."
+        )
+    return ask, ask_by, hint + claim
+
+
+CLAIM_NOW = (
+    "Your bag is through: you may claim a Black Market card now (below), until the inspection ends."
+)
+
+
+def claimable(view: dict) -> bool:
+    """May this seat claim from the Black Market or decline, now?"""
+    return any(m["type"] == "claim_black_market" for m in view["my_moves"]["moves"])
+
+
+def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
+    me = view["me"]["seat"]
+    if my_turn:
+        return (
+            "Every bag is decided. You may still trade 3 contraband of one kind from your "
+            "stand for the top card of that Black Market pile — or make no claim. Choices "
+            "are sealed and carried out together, clockwise; a claim on a pile an earlier "
+            "claimant emptied comes to nothing."
+        )
+    others = [names[s] for s in view["phase"].get("seats", []) if s != me]
+    who = " and ".join(others) or "the merchants"
+    return (
+        f"Every bag is decided. {who} may still claim from the Black Market; then the round ends."
+    )
+
+
 def next_email(view: dict, kind: str) -> str:
     """For a seat with nothing to do now: when it will hear from the game again."""
-    sheriff = view["sheriff"] == view["me"]["seat"]
+    sheriff = is_inspector(view, view["me"]["seat"])
     if kind == "market" and not sheriff:
         return "We will email you when it is time to load your bag."
     if kind in ("market", "market_turn", "load"):
@@ -300,6 +394,8 @@ def next_email(view: dict, kind: str) -> str:
         return "We will email you when the bags are on the table."
     if kind == "inspection" and not sheriff:
         return "We will email you when an offer concerns you and when the round is over."
+    if kind in ("inspection", "black_market"):
+        return "We will email you when the round is over."
     return ""
 
 
@@ -332,58 +428,82 @@ def my_goods(view: dict) -> dict:
 
 def table(view: dict, names: list) -> list:
     kind = view["phase"]["kind"]
-    awaiting = set(view["phase"]["awaiting"])
-    bargaining = set(waiting_to_speak(view))
+    over = kind == "game_over"
     rows = []
     for p in view["players"]:
         seat = p["seat"]
-        if kind in ("market", "load"):
-            if p["is_sheriff"]:
-                status = ""
-            elif seat in awaiting:
-                status = "to play"
-            else:
-                status = "done" if p.get("acted") else ""
-        elif kind == "market_turn":
-            status = "to play" if seat in awaiting else ""
-        elif kind == "inspection":
-            status = "deciding" if seat in awaiting else ""
-            if seat in bargaining:
-                status = "to offer or say no offer"
-        else:
-            status = ""
+        deputy = p.get("is_deputy", False)
         rows.append(
             {
                 "seat": seat,
                 "name": names[seat],
                 "is_me": seat == view["me"]["seat"],
                 "is_sheriff": p["is_sheriff"],
-                "sheriff_times": sheriff_times(
-                    p["times_sheriff"],
-                    view["rounds"] // len(view["players"]),
-                    now=p["is_sheriff"],
-                    over=kind == "game_over",
-                ),
+                "is_deputy": deputy,
+                "sheriff_times": turns_as_inspector(view, p, over=over),
                 "gold": p["gold"],
                 "hand_size": p["hand_size"],
                 "stand": grouped([c["type"] for c in p["stand"]]),
                 "contraband_count": p["contraband_count"],
+                "black_market": claimed_cards(view, p.get("black_market", [])),
                 "declaration": declaration_text(p.get("declaration")),
                 "bag_status": p.get("bag_status", ""),
-                "status": status,
+                "calls": bag_calls(view, names, p),
+                "status": seat_status(view, p),
             }
         )
     return rows
 
 
-def sheriff_times(times: int, total: int, *, now: bool, over: bool) -> str:
-    """How often a player has been the Sheriff, in words: each player is the
-    Sheriff ``total`` times; ``times`` counts the current round."""
+def seat_status(view: dict, p: dict) -> str:
+    """The word on a seat's row: what the table waits for from it, or that it is done."""
+    kind = view["phase"]["kind"]
+    seat = p["seat"]
+    awaiting = view["phase"]["awaiting"]
+    if kind in ("market", "load", "black_market"):
+        if seat in awaiting:
+            return "to play"
+        return "done" if p.get("acted") else ""
+    if kind == "market_turn":
+        return "to play" if seat in awaiting else ""
+    if kind == "inspection":
+        if seat in waiting_to_speak(view):
+            return "to offer or say no offer"
+        return ("calling bags" if p.get("is_deputy") else "deciding") if seat in awaiting else ""
+    return ""
+
+
+CALL_WORDS = {None: "not called yet", "pass": "let pass", "inspect": "inspect"}
+
+
+def bag_calls(view: dict, names: list, p: dict) -> list:
+    """Six players: each Deputy's call on this merchant's bag, first-drawn first."""
+    if p.get("bag_status") != "waiting" or not p.get("calls"):
+        return []
+    return [
+        {"name": names[deputy], "call": CALL_WORDS[call], "called": call is not None}
+        for deputy, call in zip(deputies(view), p["calls"], strict=True)
+    ]
+
+
+def turns_as_inspector(view: dict, p: dict, *, over: bool) -> str:
+    """How often a player has been the Sheriff (with 6 players: a Deputy), in words."""
+    players = len(view["players"])
+    if deputies(view) or p.get("times_deputy"):
+        total = view["rounds"] * 2 // players  # two Deputies a round
+        return role_times("Deputy", p["times_deputy"], total, now=p["is_deputy"], over=over)
+    total = view["rounds"] // players
+    return role_times("Sheriff", p["times_sheriff"], total, now=p["is_sheriff"], over=over)
+
+
+def role_times(role: str, times: int, total: int, *, now: bool, over: bool) -> str:
+    """How often a player has had a role, in words: each player has it ``total``
+    times; ``times`` counts the current round."""
     if over:
-        return f"Sheriff {times} of {total} times"
+        return f"{role} {times} of {total} times"
     if now:
-        return f"Sheriff for the {ordinal(times)} of {total} times"
-    return f"Sheriff {times} of {total} times so far"
+        return f"{role} for the {ordinal(times)} of {total} times"
+    return f"{role} {times} of {total} times so far"
 
 
 def ordinal(n: int) -> str:
@@ -407,6 +527,49 @@ def piles(view: dict) -> dict:
             }
         )
     return {"deck_size": view["deck_size"], "removed": view["removed_count"], "discard": result}
+
+
+def booty(view: dict) -> dict | None:
+    """Six players: what the Deputies share when the bags are done (public)."""
+    if "booty" not in view:
+        return None
+    return {
+        "gold": view["booty"]["gold"],
+        "goods": grouped([c["type"] for c in view["booty"]["goods"]]),
+        "gold_out": view.get("gold_out", 0),
+    }
+
+
+def claimed_cards(view: dict, claimed: list) -> str:
+    """A seat's Black Market cards with their values: "Pepper (30), Silk (34)"; the
+    values are said to be provisional while the organizer gave none."""
+    if not claimed:
+        return ""
+    text = ", ".join(f"{label(c['type'])} ({c['value']})" for c in claimed)
+    provisional = view.get("black_market", {}).get("provisional")
+    return text + (" — provisional values" if provisional else "")
+
+
+def black_market(view: dict, names: list) -> dict | None:
+    """The Black Market piles (values top first, "provisional" while the organizer
+    gave none), who claimed what, and the cards traded in, which left the game."""
+    market = view.get("black_market")
+    if market is None:
+        return None
+    return {
+        "provisional": market["provisional"],
+        "piles": [
+            {
+                "kind": kind,
+                "label": label(kind),
+                "values": list(reversed(values)),  # the top card first
+                "top": values[-1] if values else None,
+            }
+            for kind, values in market["piles"].items()
+        ],
+        "out": grouped([c["type"] for c in view.get("out_of_game", [])]),
+        "claim_cost": BLACK_MARKET_CLAIM,
+    }
 
 
 # --- moves ------------------------------------------------------------------------------
@@ -457,31 +620,81 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
             for to in move["to"]:
                 refused = refused_here(sent, kind, to=to)
                 terms = sent["terms"] if refused else None
-                tf = terms_form(view, names, proposer=me, recipient=to, terms=terms)
-                forms[kind].append(dict(tf, again=refused))
+                tf = terms_form(
+                    view, names, proposer=me, recipient=to, terms=terms, joint=move.get("joint")
+                )
+                if not tf["actions"]:
+                    continue  # every bag it could name is called already: nothing to offer
+                joint_again = refused and sent["fields"].get("joint") == "yes"
+                forms[kind].append(dict(tf, again=refused, joint_again=joint_again))
         elif kind == "accept_offer":
             forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
         elif kind in ("revise_offer", "withdraw_offer"):
             forms[kind] = set(move["offers"])
-    if view["phase"]["kind"] == "inspection" and view["sheriff"] == me and undecided_bags(view):
+        elif kind == "claim_black_market":
+            forms[kind] = claim_form(view, move, typed)
+        elif kind == "decline_black_market":
+            forms[kind] = True
+    if view["phase"]["kind"] == "inspection" and bags_to_call(view, me):
         forms["decide"] = decide_form(view, names)
     return forms
 
 
+def bags_to_call(view: dict, seat: int) -> list:
+    """The undecided bags this seat has still to decide (with 6 players: to call)."""
+    if not is_inspector(view, seat):
+        return []
+    if not deputies(view):
+        return undecided_bags(view)
+    return [b for b in undecided_bags(view) if call_of(view, b, seat) is None]
+
+
 def decide_form(view: dict, names: list) -> dict:
-    """Every undecided bag: its buttons, or whom it waits for (bargaining)."""
+    """Every bag still to decide: its buttons, or whom it waits for (bargaining);
+    for a Deputy, the other Deputy's call beside it."""
+    me = view["me"]["seat"]
     waiting = set(waiting_to_speak(view))
+    other = partner(view, me)
     return {
         "first_edition": view["config"]["edition"] == engine.FIRST_EDITION,
+        "deputy": other is not None,
+        "partner": names[other] if other is not None else "",
         "bags": [
             {
                 "seat": seat,
                 "name": names[seat],
                 "declaration": declaration_text(view["players"][seat].get("declaration")),
                 "locked": seat in waiting,
+                "partner_call": call_of(view, seat, other) if other is not None else None,
             }
-            for seat in undecided_bags(view)
+            for seat in bags_to_call(view, me)
         ],
+        # A Deputy's calls so far on bags the other Deputy has still to call.
+        "called": [
+            {"name": names[seat], "call": CALL_WORDS[call_of(view, seat, me)]}
+            for seat in undecided_bags(view)
+            if other is not None and call_of(view, seat, me) is not None
+        ],
+    }
+
+
+def claim_form(view: dict, move: dict, typed: dict) -> dict:
+    """The Black Market claim: the piles this seat's stand can pay for (3 contraband
+    of the pile's kind), each with the value of its top card."""
+    piles = view["black_market"]["piles"]
+    return {
+        "kinds": [
+            {
+                "kind": kind,
+                "label": label(kind),
+                "value": piles[kind][-1],
+                "chosen": typed.get("kind") == kind,
+            }
+            for kind in move.get("kinds", [])
+            if piles[kind]
+        ],
+        "provisional": view["black_market"]["provisional"],
+        "sealed": view["phase"]["kind"] == "black_market",
     }
 
 
@@ -511,7 +724,25 @@ def confirmation(decide: dict | None, asked: dict | None) -> dict | None:
         "pile": pile if pile in ("0", "1") else None,
         "order": order if order in ORDER_WORDS else None,
         "order_words": ORDER_WORDS.get(order, ""),
+        "deputies": deputy_outcome(decide, bag, asked["decide"]),
     }
+
+
+def deputy_outcome(decide: dict, bag: dict, mine: str) -> str:
+    """For a Deputy confirming a call: what it does with the other Deputy's call."""
+    if not decide["deputy"]:
+        return ""
+    partner_name, theirs = decide["partner"], bag["partner_call"]
+    if theirs is None:
+        return f"{partner_name} has not called this bag yet; the bag is decided once both have."
+    said = f"{partner_name} called “{CALL_WORDS[theirs]}”"
+    if mine == theirs == "pass":
+        return f"{said}: the bag passes."
+    if mine == theirs == "inspect":
+        return f"{said}: you inspect it together."
+    if mine == "inspect":
+        return f"{said}: you inspect it alone, and pay or receive alone."
+    return f"{said}: {partner_name} inspects it alone."
 
 
 # How the 1st-edition Sheriff stacks confiscated goods (forms.ORDERS), as a page says it.
@@ -536,14 +767,25 @@ def undecided_bags(view: dict) -> list:
 
 
 def terms_form(
-    view: dict, names: list, *, proposer: int, recipient: int, terms: dict | None = None
+    view: dict,
+    names: list,
+    *,
+    proposer: int,
+    recipient,
+    terms: dict | None = None,
+    joint: bool | None = None,
+    binds: list | None = None,
 ) -> dict:
-    """The fields of an offer (new, or a revision prefilled with ``terms``)."""
+    """The fields of an offer (new, or a revision prefilled with ``terms``).
+    ``recipient``: a seat, or "deputies" (both Deputies). ``joint``: a Deputy's
+    demand may be made for both Deputies (None: not a choice here). ``binds``:
+    the inspectors a revised offer binds (a new one: worked out here)."""
     me = view["me"]["seat"]
-    sheriff = view["sheriff"]
-    payer = recipient if proposer == sheriff else proposer
+    demand = is_inspector(view, proposer)
+    payer = recipient if demand else proposer
     payer_view = view["players"][payer]
     terms = terms or {}
+    binds = binds or bound_by(view, recipient, proposer)
     chosen = {c["id"] for c in terms.get("stand_goods", [])}
     if payer == me:  # a merchant may offer any card of their own stand
         stand = payer_view["stand"] + payer_view.get("contraband", [])
@@ -563,6 +805,8 @@ def terms_form(
     first_edition = view["config"]["edition"] == engine.FIRST_EDITION
     actions = []
     for seat in undecided_bags(view):
+        if any(call_of(view, seat, d) is not None for d in binds):
+            continue  # a Deputy's call is final: no deal can bind it again
         given = chosen_actions.get(seat)
         if given:
             selected = given["action"]
@@ -581,11 +825,14 @@ def terms_form(
         )
     return {
         "to": recipient,
-        "to_name": names[recipient],
+        "to_name": "the Deputies" if recipient == DEPUTIES else names[recipient],
         "payer": payer,
         "payer_name": "you" if payer == me else names[payer],
         "payer_gold": payer_view["gold"],
-        "is_demand": proposer == sheriff,
+        "is_demand": demand,
+        "who_acts": who_acts(view, names, binds, me),
+        "joint": joint,
+        "joint_partner": names[partner(view, me)] if joint else "",
         "gold": terms.get("gold", 0),
         "stand_cards": stand_cards,
         "bag_max": bag_max,
@@ -593,8 +840,13 @@ def terms_form(
         "bag_open": bool(promised),
         "promise": terms.get("promise", ""),
         "actions": actions,
-        "piles": first_edition and proposer == sheriff,
+        "piles": first_edition and demand,
     }
+
+
+def who_acts(view: dict, names: list, binds: list, me: int) -> str:
+    """Who carries out a deal's passes and inspections ("the Sheriff", "Ann", ...)."""
+    return deal_parties(names, me, binds if deputies(view) else None)[0]
 
 
 def offer_cap(left: int | None, halted) -> str:
@@ -616,8 +868,8 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
     result = []
     for offer in sorted(view["offers"], key=lambda o: (o["status"] != "open", -o["id"])):
         oid = offer["id"]
+        binds = offer.get("deputies") or inspectors(view)
         who = "You" if offer["proposer"] == me else names[offer["proposer"]]
-        to = "you" if offer["recipient"] == me else names[offer["recipient"]]
         is_demand = offer["proposer"] != offer["payer"]
         entry = {
             "id": oid,
@@ -626,12 +878,15 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "open": offer["status"] == "open",
             # Withdrawn and lapsed offers fold away: a page stays short after many.
             "live": offer["status"] in ("open", "accepted"),
-            "heading": f"{who} → {to}",
+            "heading": f"{who} → {recipient_name(offer, names, me)}",
             "kind": "Demand" if is_demand else "Offer",
             "payer": "you" if offer["payer"] == me else names[offer["payer"]],
+            "payee": payee_name(view, names, binds, me),
+            "who_acts": who_acts(view, names, binds, me),
             "terms": terms_parts(offer["terms"], names, me),
+            "agreement": agreement(offer, names, me),
             "mine": offer["proposer"] == me,
-            "to_me": offer["recipient"] == me,
+            "to_me": offer["recipient"] == me or oid in acceptable,
             "can_accept": acceptable.get(oid) == offer["revision"],
             "can_withdraw": oid in withdrawable,
             # The Sheriff chooses the pile for goods confiscated by the deal (1st edition).
@@ -642,10 +897,40 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
         if oid in revisable:
             refused = refused_here(sent, "revise_offer", offer=oid)
             terms = sent["terms"] if refused else offer["terms"]
-            tf = terms_form(view, names, proposer=me, recipient=offer["recipient"], terms=terms)
+            tf = terms_form(
+                view, names, proposer=me, recipient=offer["recipient"], terms=terms, binds=binds
+            )
             entry["revise"] = dict(tf, again=refused)
         result.append(entry)
     return result
+
+
+def recipient_name(offer: dict, names: list, me: int) -> str:
+    """Whom an offer is made to; a Deputy's demand for both Deputies says so."""
+    if offer["recipient"] == DEPUTIES:
+        return "the Deputies"
+    to = "you" if offer["recipient"] == me else names[offer["recipient"]]
+    if len(offer.get("deputies", [])) == 2 and offer["proposer"] in offer["deputies"]:
+        return f"{to}, for both Deputies"
+    return to
+
+
+def payee_name(view: dict, names: list, binds: list, me: int) -> str:
+    """Who is paid: the Sheriff, a Deputy, or the Booty (both Deputies)."""
+    return deal_parties(names, me, binds if deputies(view) else None)[1]
+
+
+def agreement(offer: dict, names: list, me: int) -> str:
+    """Six players, an open offer needing several acceptances: who has accepted the
+    current revision and who has still to."""
+    if offer["status"] != "open" or len(offer.get("deputies", [])) < 2:
+        return ""
+    parties = sorted({offer["payer"], *offer["deputies"]} - {offer["proposer"]})
+    name = {seat: "you" if seat == me else names[seat] for seat in parties}
+    done = [name[s] for s in parties if s in offer.get("accepted", [])]
+    left = [name[s] for s in parties if s not in offer.get("accepted", [])]
+    said = f"Accepted by {' and '.join(done)}; " if done else ""
+    return said + f"waiting for {' and '.join(left)} to accept."
 
 
 def deals(view: dict, names: list) -> list:
@@ -655,6 +940,7 @@ def deals(view: dict, names: list) -> list:
             "offer": d["offer"],
             "revision": d["revision"],
             "payer": "you" if d["payer"] == me else names[d["payer"]],
+            "who_acts": who_acts(view, names, d.get("deputies") or inspectors(view), me),
             "terms": terms_parts(d["terms"], names, me),
         }
         for d in view["deals"]
@@ -680,6 +966,8 @@ def scores(view: dict, names: list) -> list:
                     for g in sheet["goods"]
                 ],
                 "goods_value": sheet["goods_value"],
+                "black_market": claimed_cards(view, sheet.get("black_market", [])),
+                "black_market_value": sheet.get("black_market_value", 0),
                 "bonuses": [bonus(b) for b in sheet["bonuses"]],
                 "bonus_total": sum(b["points"] for b in sheet["bonuses"]),
                 "legal_cards": sheet["legal_cards"],
@@ -747,7 +1035,7 @@ def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple
     """Narrated log lines, newest first, from events given newest first, each with
     the round it belongs to (0: before the first round). Returns (lines, more)
     where ``more`` says whether older lines were left out."""
-    narrator = Narrator(names, seat, piles=state.config.discard_pile_count)
+    narrator = Narrator.of_game(names, seat, state.config)
     lines = []
     current = state.round  # the newest events belong to the round in play
     for event in events:
@@ -767,7 +1055,7 @@ def log_page(state, events, names: list, seat: int, first_round: int) -> tuple[l
     """A page of the whole log, from events given oldest first, starting in round
     ``first_round``: up to LOG_PAGE_LINES narrated lines, newest first (as
     ``log_lines``), and the seq to continue after (None on the last page)."""
-    narrator = Narrator(names, seat, piles=state.config.discard_pile_count)
+    narrator = Narrator.of_game(names, seat, state.config)
     lines = []
     current = first_round
     for event in events:

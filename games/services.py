@@ -9,6 +9,7 @@ Sending happens after commit (``games.tasks``).
 
 import functools
 import logging
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,7 +20,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import bulk, deadlines, engine, notifications, pacing
-from games.engine import EngineError
+from games.engine import CARD_TYPES, EngineError
+from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 from games.narrate import idle_for
@@ -90,15 +92,48 @@ def distinct_names(names) -> None:
         seen[key] = name
 
 
-def check_playable_by_email(config) -> None:
-    """ValueError for rules the engine knows but the pages and emails do not show
-    yet: six players (Deputies) and the Black Market."""
-    if config.deputies or config.black_market:
+MAX_PILE_VALUE = 999  # a Black Market card's value: a few digits (any column, any page)
+
+
+def black_market_pile(kind: str, text: str) -> list[int]:
+    """'30, 27' (or '30 27', '30/27') -> [30, 27]: the two card values of a Black
+    Market pile, in any order (the higher one is on top). ValueError says what is wrong."""
+    values = [_card_value(part) for part in re.split(r"[\s,/]+", text.strip()) if part]
+    if len(values) == 2 and None not in values:
+        return values
+    top, below = BLACK_MARKET_VALUES[kind]
+    raise ValueError(
+        f"The {CARD_TYPES[kind].label} pile holds two cards: give two whole numbers from 1 "
+        f'to {MAX_PILE_VALUE}, e.g. "{top}, {below}".'
+    )
+
+
+def _card_value(text: str) -> int | None:
+    # ASCII digits only: int() also takes '١', and thousands of digits.
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_PILE_VALUE))):
+        return None
+    return int(text) if 0 < int(text) <= MAX_PILE_VALUE else None
+
+
+def black_market_values(piles: dict) -> dict | None:
+    """The organizer's Black Market values from each pile's text (kind -> '30, 27'):
+    a pile left blank keeps its provisional default; None when every pile is blank,
+    so that the game uses, and says it uses, the provisional values. ValueError for
+    a pile's text or for a kind there is no pile of."""
+    given = {kind: text.strip() for kind, text in piles.items() if text and text.strip()}
+    unknown = sorted(set(given) - set(BLACK_MARKET_TYPES))
+    if unknown:
         raise ValueError(
-            "Six-player games (with Deputies) and the Black Market cannot be played by "
-            "email yet: their pages are still being built. Choose 3 to 5 players, "
-            "without the Black Market."
+            f"No Black Market pile is called {unknown[0]!r}: the piles are "
+            f"{', '.join(BLACK_MARKET_TYPES)}."
         )
+    if not given:
+        return None
+    defaults = {kind: list(values) for kind, values in BLACK_MARKET_VALUES.items()}
+    return {
+        kind: black_market_pile(kind, given[kind]) if kind in given else defaults[kind]
+        for kind in BLACK_MARKET_TYPES
+    }
 
 
 def game_name(name: str) -> str:
@@ -184,7 +219,6 @@ def create_game(
     distinct_names(p.name for p in players)
     config = {**config, "players": len(players)}
     state, events = engine.new_game(config, mixed_seed(seed))  # EngineError for a bad config
-    check_playable_by_email(state.config)
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
@@ -238,6 +272,9 @@ def policy(game: Game) -> deadlines.DeadlinePolicy:
         "market_turn": game.market_turn_minutes,
         "load": game.load_minutes,
         "inspection": game.inspection_minutes,
+        "black_market": deadlines.black_market_minutes(
+            game.black_market_minutes, game.inspection_minutes
+        ),
     }
     return deadlines.DeadlinePolicy(
         mode=game.deadline_mode,

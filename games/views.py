@@ -38,6 +38,22 @@ DONE = {
     "pass_bag": "The bag passes.",
     "inspect_bag": "The bag is inspected.",
     "say_no_offer": "The Sheriff now knows you have no offer: your bag can be decided.",
+    "claim_black_market": "Your Black Market claim is carried out.",
+    "decline_black_market": "No Black Market claim from you this round.",
+}
+# Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
+DONE_WITH_DEPUTIES = {
+    "pass_bag": "Your call is recorded: let the bag pass.",
+    "inspect_bag": "Your call is recorded: inspect the bag.",
+    "say_no_offer": "The Deputies now know you have no offer: your bag can be called.",
+}
+# A move whose events say it did something else than the usual.
+DONE_BY_EVENT = {
+    "offer_agreed": "You accepted this revision; the deal is made once every party has.",
+    "black_market_submitted": (
+        "Your Black Market choice is sealed; it is carried out with the others' once "
+        "every choice is in."
+    ),
 }
 
 
@@ -95,15 +111,28 @@ def _move(request, seat):
         return response
     if not outcome.accepted:
         return _refused(request, seat, outcome.message)
-    done = DONE[move.command["type"]]
-    if outcome.repeated:
-        done = "That form was already sent; it counted once. " + done
-    elif move.command["type"] in DECISIONS:
-        done = " ".join([done, *_consequences(seat, outcome)])
-    if move.command["type"] in OFFER_MOVES and seat.game.engine_state().sheriff == seat.index:
-        done = done.replace("offer", "demand")  # what the Sheriff makes is a demand
-    messages.success(request, done)
+    messages.success(request, _done(seat, move.command["type"], outcome))
     return redirect(request.path)
+
+
+def _done(seat, kind: str, outcome) -> str:
+    """The success message of a move, and for a decision what it did."""
+    state = seat.game.engine_state()
+    done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
+    if kind in OFFER_MOVES and state.is_inspector(seat.index):
+        done = done.replace("offer", "demand")  # the Sheriff or a Deputy makes demands
+    if outcome.repeated:
+        return "That form was already sent; it counted once. " + done
+    if kind not in DECISIONS | {"claim_black_market"}:
+        return done
+    projected = _projected(seat, state, outcome)
+    said = [DONE_BY_EVENT[e["type"]] for e in projected if e["type"] in DONE_BY_EVENT]
+    if said:
+        return said[0]
+    if kind not in DECISIONS:
+        return done
+    names = usertext.names(seat.game.seats.order_by("index").values_list("name", flat=True))
+    return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
 
 
 def _refused(request, seat, message: str):
@@ -112,16 +141,12 @@ def _refused(request, seat, message: str):
     return _show(request, seat, sent=sent_back(request.POST))
 
 
-def _consequences(seat, outcome) -> list:
-    """What the move just did, as this seat may know it (e.g. who was lying, who paid)."""
-    game = seat.game
-    state = game.engine_state()
-    events = GameEvent.objects.filter(game=game, seq__gte=outcome.since, seq__lt=outcome.version)
-    projected = engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
-    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
-    return narrate.outcome_lines(
-        projected, names, seat.index, piles=state.config.discard_pile_count
+def _projected(seat, state, outcome) -> list:
+    """The move's events, as this seat may know them (e.g. who was lying, who paid)."""
+    events = GameEvent.objects.filter(
+        game=seat.game, seq__gte=outcome.since, seq__lt=outcome.version
     )
+    return engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
 
 
 def _show(request, seat, sent: dict | None = None):

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from fixtures_pages import decide_buttons, form_for, forms_of, messages_of, path_of, post_form
 
 from games import emails, services, tasks
@@ -121,7 +122,11 @@ def test_the_sweep_ends_the_bargaining_time_once_and_tells_the_sheriff():
 def test_the_beat_sweep_hands_an_ended_bargaining_time_to_a_worker(settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     game = to_inspection(new_game())
-    Game.objects.filter(pk=game.pk).update(bargaining_until=T0 - timedelta(seconds=1))
+    # The sweep reads the real clock: the phase's own deadline is kept in the future.
+    now = timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        bargaining_until=now - timedelta(seconds=1), phase_deadline=now + timedelta(days=1)
+    )
     tasks.sweep_deadlines()
     assert fresh(game).engine_state().phase.bargaining_over
 

@@ -15,6 +15,7 @@ from games import services
 from games.models import Game
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
+from tests.builders import rig
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -310,6 +311,84 @@ def test_a_first_edition_round_by_clicking(phone):
     phone.follow_newest_email(email("Cid"), screen="round-2")
     assert phone.move_form("market_turn").count() == 1
     market_turn(phone, 2)
+
+
+def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone):
+    names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]
+    game = services.create_game(
+        name="Browser Deputies",
+        players=[services.PlayerSpec(n, email(n)) for n in names],
+        config={"edition": 2, "black_market": True},
+        seed=SEED,
+    )
+    state = game.engine_state()
+    first, second = (names[s] for s in state.deputies)
+    merchants = [names[s] for s in state.merchants()]
+    phone.newest_email(email(first), screen="deputy-game-begins")
+    assert "You are a Deputy this round" in phone.page.inner_text("pre")
+    for name in merchants:
+        phone.follow_newest_email(email(name), screen="six-market")
+        set_aside(phone, 1)
+    for name in merchants:
+        phone.follow_newest_email(email(name), screen="six-load")
+        load(phone, honest=name != merchants[1])
+    # The first merchant's bag holds three Pepper once it passes: a Black Market claim.
+    smuggler = state.merchants()[0]
+    fresh = Game.objects.get(pk=game.pk)
+    rigged = rig(fresh.engine_state(), f"stand:{smuggler}", ["pepper"] * 3)
+    Game.objects.filter(pk=game.pk).update(state=rigged.to_dict())
+
+    # A merchant offers both Deputies gold, paid to the Booty.
+    phone.follow_newest_email(email(merchants[0]), screen="six-inspection-merchant")
+    assert "The Black Market" in phone.page.inner_text("#black-market")
+    assert "provisional" in phone.page.inner_text("#black-market")
+    both = phone.page.locator("details", has=phone.page.get_by_text("Offer to both Deputies"))
+    both.locator("summary").first.click()
+    both.locator("input[name=gold]").fill("3")
+    both.get_by_role("button", name="Send the offer").click()
+    phone.submitted("six-offer-to-both", expect="offer is on the table")
+    for name in merchants[1:]:
+        phone.follow_newest_email(email(name))
+        phone.move_form("say_no_offer").get_by_role("button", name="No offer from me").click()
+        phone.submitted(expect="The Deputies now know you have no offer")
+
+    # Each Deputy accepts; the second acceptance makes the deal, paid to the Booty.
+    deputy_links = {}
+    for name, expect in ((first, "deal is made once every party has"), (second, "Deal!")):
+        phone.follow_newest_email(email(name))
+        deputy_links[name] = phone.page.url
+        phone.check("six-deputy")
+        offer = phone.page.locator("article.offer", has_text=merchants[0])
+        offer.get_by_role("button", name=re.compile("Accept revision")).click()
+        phone.submitted("six-deputy-accepted", expect=expect)
+    assert "3 gold" in phone.page.inner_text("#booty")
+
+    # The Deputies call the other bags: the first lets them pass, the second sees that
+    # call beside each bag and inspects the liar's.
+    phone.open(deputy_links[first])
+    for name in merchants[1:]:
+        decide(phone, name, "Let pass", "Your call is recorded", "six-call")
+    phone.open(deputy_links[second], "six-partner-calls")
+    for name in merchants[1:]:
+        call = phone.page.locator(".decision", has=phone.page.locator(f"text={name}"))
+        assert "let pass" in call.inner_text()
+    decide(phone, merchants[1], "Inspect", "Your call is recorded", "six-call-alone")
+    assert "bag alone" in phone.page.inner_text(".messages")
+
+    # The smuggler's bag passed with the deal: the claim form, then the claimed card.
+    phone.follow_newest_email(email(merchants[0]))
+    claim = phone.page.locator("#black-market-claim")
+    phone.check("six-black-market-claim")
+    claim.locator("input[value=pepper]").check()
+    claim.get_by_role("button", name=re.compile("Claim")).click()
+    phone.submitted("six-claimed", expect="Black Market claim is carried out")
+    phone.open(deputy_links[second])
+    for name in merchants[2:]:
+        decide(phone, name, "Let pass", "Your call is recorded")
+    assert Game.objects.get(pk=game.pk).engine_state().round == 2
+    phone.newest_email(email(merchants[0]), screen="six-round-over")
+    told = phone.page.inner_text("pre")
+    assert "HOW ROUND 1 WENT" in told and "Pepper (30)" in told
 
 
 def test_an_old_referrer_policy_is_caught_and_the_error_page_leads_back(phone):

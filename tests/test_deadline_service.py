@@ -1,13 +1,15 @@
 """Deadlines, reminders, missed moves and the organizer's controls, with an
 injected clock (no worker needed)."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from unittest import mock
 
 import pytest
+from builders import rig
 from django.core import mail
 
-from games import bulk, engine, links, services, tasks
+from games import bulk, deadlines, engine, links, services, tasks
+from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 
@@ -49,6 +51,13 @@ def test_a_new_phase_gets_its_deadline_and_reminder_time():
     game = new_game()
     assert game.phase_deadline == T0 + timedelta(minutes=60)
     assert game.reminder_at == T0 + timedelta(minutes=40)
+
+
+def test_every_phase_a_game_waits_in_has_a_duration():
+    """A phase kind with no duration has no deadline: a game would stall in it."""
+    waiting = {phase.kind for phase in (Market, MarketTurn, Load, Inspection, BlackMarketStep)}
+    assert set(deadlines.PHASE_KINDS) == waiting
+    assert set(services.policy(new_game()).durations) == waiting
 
 
 def test_no_deadline_mode_sets_none():
@@ -410,3 +419,90 @@ def test_many_deadlines_at_once_take_the_set_wide_writes():
     assert set(owed.values_list("game_id", flat=True)) == {game.pk for game in games}
     deliver_pending()
     assert not OutboxEmail.objects.filter(status=OutboxEmail.Status.PENDING).exists()
+
+
+# --- the Black Market step (docs/engine.md section 12) ------------------------------------
+
+
+def black_market_game(**timing) -> Game:
+    """A Black Market game whose seat 1 holds 3 Silk on its stand from the start, so
+    that when the inspection times out (every bag passes) the Black Market step
+    waits for seat 1's claim."""
+    game = services.create_game(
+        name="Silk Road",
+        players=PLAYERS,
+        config={"edition": 2, "black_market": True},
+        seed="d1" * 32,
+        organizer_email="org@example.org",
+        timing={**TIMING, "abandon_after": 0, **timing},  # every phase times out here
+        now=T0,
+    )
+    rigged = rig(game.engine_state(), "stand:1", ["silk"] * 3)
+    Game.objects.filter(pk=game.pk).update(state=rigged.to_dict())
+    return fresh(game)
+
+
+def to_black_market_step(game) -> datetime:
+    """Every phase times out at its deadline until the Black Market step; when it began."""
+    while fresh(game).engine_state().phase.kind != "black_market":
+        now = fresh(game).phase_deadline
+        assert services.advance(game.pk, now=now)
+    assert fresh(game).engine_state().phase.seats == [1]
+    return now
+
+
+@pytest.mark.parametrize(
+    ("timing", "lasts"),
+    [
+        ({}, timedelta(minutes=15)),  # blank: half the 30-minute inspection
+        ({"black_market_minutes": 45}, timedelta(minutes=45)),
+        ({"inspection_minutes": 25}, timedelta(minutes=12.5)),
+    ],
+)
+def test_the_black_market_step_gets_its_own_deadline(timing, lasts):
+    game = black_market_game(**timing)
+    began = to_black_market_step(game)
+    assert fresh(game).phase_deadline == began + lasts
+
+
+def test_the_black_market_step_falls_at_the_daily_time_in_daily_mode():
+    game = black_market_game(deadline_mode="daily", daily_time=time(18, 0), reminder_minutes=0)
+    began = to_black_market_step(game)
+    deadline = fresh(game).phase_deadline
+    assert (deadline.hour, deadline.minute) == (18, 0) and began < deadline
+
+
+def test_the_black_market_step_has_no_deadline_when_the_organizer_says_so():
+    game = black_market_game(black_market_minutes=0)
+    to_black_market_step(game)
+    assert fresh(game).phase_deadline is None
+
+
+def test_the_sweep_times_the_black_market_step_out_with_no_claim():
+    game = black_market_game()
+    to_black_market_step(game)
+    deadline = fresh(game).phase_deadline
+    missed = game.seats.get(index=1).missed_in_a_row
+    sweeps = Sweeps()
+    sweeps.at(deadline - timedelta(seconds=30))
+    assert sweeps.advance == [] and sweeps.ahead == []
+    sweeps.at(deadline)
+    [chunk] = sweeps.advance
+    assert services.advance_many(chunk, now=deadline) == 1
+    game = fresh(game)
+    state = game.engine_state()
+    assert state.round == 2 and state.phase.kind == "market"
+    [timed_out] = GameEvent.objects.filter(game=game, type="timed_out").order_by("-seq")[:1]
+    assert (timed_out.data["phase"], timed_out.data["seats"]) == ("black_market", [1])
+    assert state.claims[1] == [] and "black_market_claimed" not in log_types(game)
+    assert game.seats.get(index=1).missed_in_a_row == missed + 1  # Ben's choice timed out
+
+
+def test_the_black_market_step_reminds_only_the_merchant_it_waits_for():
+    game = black_market_game(black_market_minutes=60)  # the reminder: 20 minutes before
+    began = to_black_market_step(game)
+    assert fresh(game).reminder_at == began + timedelta(minutes=40)
+    before = set(OutboxEmail.objects.values_list("pk", flat=True))
+    assert services.send_reminders(game.pk, now=began + timedelta(minutes=40)) == 1
+    reminders = OutboxEmail.objects.exclude(pk__in=before).filter(key__contains=":remind")
+    assert [r.to for r in reminders] == ["ben@example.org"]

@@ -7,8 +7,10 @@ import pytest
 
 from games.deadlines import (
     MAX_EXTENSION,
+    PHASE_KINDS,
     DeadlinePolicy,
     ExtensionError,
+    black_market_minutes,
     extend,
     format_for,
     ics,
@@ -58,6 +60,7 @@ DURATIONS = {
     "market_turn": timedelta(hours=12),
     "load": timedelta(days=1),
     "inspection": timedelta(hours=36),
+    "black_market": timedelta(hours=6),
 }
 
 
@@ -68,6 +71,7 @@ DURATIONS = {
         ("market_turn", utc(2026, 11, 23, 21, 30)),
         ("load", utc(2026, 11, 24, 9, 30)),
         ("inspection", utc(2026, 11, 24, 21, 30)),
+        ("black_market", utc(2026, 11, 23, 15, 30)),
     ],
 )
 def test_duration_per_phase_kind(kind, expected):
@@ -75,6 +79,24 @@ def test_duration_per_phase_kind(kind, expected):
     result = phase_deadline(policy, kind, utc(2026, 11, 23, 9, 30))
     assert result == expected
     assert result.tzinfo is UTC
+
+
+def test_every_phase_kind_a_game_can_wait_in_has_a_duration():
+    # The Black Market step too: a kind left out would have no deadline, and stall the game.
+    assert set(DURATIONS) == set(PHASE_KINDS)
+
+
+@pytest.mark.parametrize(
+    ("minutes", "inspection", "expected"),
+    [(None, 30, 15), (None, 25, 12.5), (None, 0, 0), (45, 30, 45), (0, 30, 0)],
+)
+def test_the_black_market_step_lasts_half_the_inspection_unless_set(minutes, inspection, expected):
+    assert black_market_minutes(minutes, inspection) == expected
+
+
+def test_the_black_market_step_falls_at_the_daily_time_like_every_phase():
+    policy = daily(time(18), "Europe/Paris")
+    assert phase_deadline(policy, "black_market", utc(2026, 11, 23, 9)) == utc(2026, 11, 23, 17)
 
 
 def test_duration_missing_kind_has_no_deadline():

@@ -20,9 +20,12 @@ from fixtures_pages import decide_buttons, form_for, forms_of, fresh, path_of, s
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import services
 from games.engine import CARD_TYPES
+from games.engine.cards import BLACK_MARKET_TYPES
 from games.models import Game, GameEvent, Submission
 from games.text import unfit_for_a_name
+from tests.builders import rig
 
 pytestmark = pytest.mark.django_db
 
@@ -52,8 +55,10 @@ READ = [
     "stand_goods",
     "from_pile_0",
     "from_pile_1",
+    "kind",
+    "joint",
     *(f"bag_{name}" for name in CARD_TYPES),
-    *(f"{prefix}_{n}" for prefix in ("action", "pile") for n in range(4)),
+    *(f"{prefix}_{n}" for prefix in ("action", "pile") for n in range(6)),
 ]
 PREFIXES = ("action_", "pile_", "bag_", "from_pile_")
 ODD_DIGITS = ["\u00b2", "\u0661", "\u06f3", "\uff11", "\u0967", "\U0001d7d9", "1\u00b2", "\u2460"]
@@ -214,6 +219,51 @@ def inspection(db, client):
     return table(client, game)
 
 
+@pytest.fixture
+def deputies_and_black_market(db, client):
+    """Six players with the Black Market, in the inspection: a merchant's offer to
+    both Deputies, another merchant's bag passed, with three Silk on their stand,
+    so the pages hold joint offers and demands, calls and the claim form."""
+    game = start_game(players=("Ann", "Ben", "Cid", "Dee", "Eve", "Fay"), black_market=True)
+    services.advance(game.pk, force=True)
+    services.advance(game.pk, force=True)
+    state = fresh(game).engine_state()
+    first, second = state.deputies
+    payer, other = state.merchants()[:2]
+    Game.objects.filter(pk=game.pk).update(
+        state=rig(state, f"stand:{payer}", ["silk"] * 3).to_dict()
+    )
+    for seat, command in (
+        (payer, {"type": "make_offer", "to": "deputies", "terms": deal(payer)}),
+        (first, {"type": "make_offer", "to": other, "joint": True, "terms": deal(other)}),
+        (payer, {"type": "make_offer", "to": first, "terms": deal(payer, gold=2)}),
+        (first, {"type": "accept_offer", "offer": 3, "revision": 1}),
+        (second, {"type": "pass_bag", "bag": payer}),
+        *((merchant, {"type": "say_no_offer"}) for merchant in state.merchants()[1:]),
+    ):
+        game = fresh(game)
+        since = game.engine_state().phase.since  # the phase a page would show
+        outcome = services.submit(
+            game.seats.get(index=seat), command, version=since, key=f"k{game.version}"
+        )
+        assert outcome.accepted, outcome.message
+    return table(client, game)
+
+
+def deal(bag: int, gold: int = 1) -> dict:
+    return {"gold": gold, "sheriff": [{"bag": bag, "action": "pass"}]}
+
+
+@FAST
+@given(data=st.data())
+def test_any_post_to_a_deputy_or_black_market_form_gets_an_answer(
+    client, deputies_and_black_market, data
+):
+    moves = {form.move for _, form in deputies_and_black_market[1]}
+    assert {"make_offer", "accept_offer", "pass_bag", "claim_black_market"} <= moves
+    fuzz_seat_forms(client, deputies_and_black_market, data)
+
+
 @FAST
 @given(data=st.data())
 def test_any_post_to_a_market_form_gets_an_answer_and_a_refusal_changes_nothing(
@@ -254,11 +304,31 @@ addresses = st.one_of(
 @st.composite
 def player_lines(draw) -> str:
     lines = []
-    for number in range(draw(st.integers(2, 6))):
+    for number in range(draw(st.integers(2, 7))):
         name = draw(names) if draw(st.booleans()) else f"P{number}"
         address = draw(addresses) if draw(st.booleans()) else f"p{number}@example.org"
         lines.append(f"{name} <{address}>{draw(st.sampled_from(ZONES))}")
     return draw(st.sampled_from(["\n", "\r\n", "\u2028"])).join(lines)
+
+
+separators = st.sampled_from([",", ", ", " ", "/"])
+pile_values = st.one_of(
+    st.just(""),
+    st.builds(
+        lambda a, b, sep: f"{a}{sep}{b}", st.integers(1, 999), st.integers(1, 999), separators
+    ),
+    st.builds(lambda a, b, sep: f"{a}{sep}{b}", numbers, numbers, separators),
+    odd_values,
+)
+# The Black Market: the box ticked or not, each pile blank, plausible or odd.
+black_market_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "black_market": st.sampled_from(["on", "", "off", "\x00"]),
+        **{f"black_market_{kind}": pile_values for kind in BLACK_MARKET_TYPES},
+        "black_market_minutes": st.one_of(st.integers(0, 999).map(str), odd_values),
+    },
+)
 
 
 @FAST
@@ -266,20 +336,51 @@ def player_lines(draw) -> str:
     name=st.one_of(names, st.just("Friday")),
     organizer_email=st.one_of(addresses, st.just("org@example.org")),
     players=player_lines(),
+    edition=st.one_of(st.sampled_from(["2", "1"]), odd_values),
+    black_market=black_market_fields,
 )
 def test_any_new_game_form_gets_an_answer_and_a_refused_one_creates_nothing(
-    organizer, name, organizer_email, players
+    organizer, name, organizer_email, players, edition, black_market
 ):
-    form = {"edition": "2", "first_sheriff": "1", "seed": "", "deadline_mode": "none"}
-    form.update(name=name, organizer_email=organizer_email, players=players)
+    form = {"edition": edition, "first_sheriff": "1", "seed": "", "deadline_mode": "none"}
+    form.update(name=name, organizer_email=organizer_email, players=players, **black_market)
     games = Game.objects.count()
     response = post_raw(organizer, reverse("admin:games_game_add"), list(form.items()))
     assert response.status_code < 500
     if response.status_code == 302:
         assert Game.objects.count() == games + 1
-        assert fits_postgres_and_mail(Game.objects.latest("pk"))
+        game = Game.objects.latest("pk")
+        assert fits_postgres_and_mail(game)
+        assert game.engine_config.edition == 2 or not game.engine_config.black_market
     else:
         assert Game.objects.count() == games
+
+
+@FAST
+@given(
+    count=st.integers(3, 7),
+    edition=st.sampled_from(["2", "2", "1"]),  # odd editions: the test above
+    black_market=black_market_fields,
+)
+def test_any_table_size_or_black_market_gets_an_answer_and_a_refused_one_creates_nothing(
+    organizer, count, edition, black_market
+):
+    """Good player lines, so that the options themselves are what is judged."""
+    players = "\n".join(f"P{number} <p{number}@example.org>" for number in range(count))
+    form = {"name": "Friday", "players": players, "edition": edition, "first_sheriff": "1"}
+    form.update(seed="", deadline_mode="none", **black_market)
+    games = Game.objects.count()
+    response = post_raw(organizer, reverse("admin:games_game_add"), list(form.items()))
+    assert response.status_code < 500
+    if response.status_code != 302:
+        assert Game.objects.count() == games
+        return
+    config = Game.objects.latest("pk").engine_config
+    assert (config.players, config.edition) == (count, int(edition))
+    # A checkbox is ticked by any value but "" and "false", as browsers send "on".
+    assert config.black_market == (black_market.get("black_market", "") not in ("", "false"))
+    piles = [black_market.get(f"black_market_{kind}", "").strip() for kind in BLACK_MARKET_TYPES]
+    assert config.black_market_provisional == (not any(piles))
 
 
 def fits_postgres_and_mail(game) -> bool:

@@ -29,6 +29,9 @@ PLAYERS = [
     for n in ("Ann", "Ben", "Cid")
 ]
 RAW_CODES = ("market_turn", "game_started", "cards_moved", "first_sheriff", "Version ", "(seat 0)")
+SIX_PLAYERS = "\n".join(
+    f"{n} <{n.lower()}@example.org>" for n in ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
+)
 NEW_GAME = {
     "name": "Friday",
     "organizer_email": "org@example.org",
@@ -123,16 +126,60 @@ def test_the_first_sheriff_is_a_seat_number_from_1(organizer):
         ({"first_sheriff": "4"}, "There are only 3 seats."),
         ({"seed": "not hex"}, "The seed must be at least 16 bytes of hex."),
         ({"players": "Ann <ann@example.org>\nBen <ben@example.org>"}, "3 to 6 players"),
-        (
-            {"players": "\n".join(f"P{i} <p{i}@example.org>" for i in range(6))},
-            "cannot be played by email yet",
-        ),
+        ({"players": SIX_PLAYERS, "edition": "1"}, "Six players need the 2nd edition"),
+        ({"black_market": "on", "edition": "1"}, "The Black Market is a 2nd edition option."),
+        ({"black_market_pepper": "40, 35"}, "Tick Black Market to play with these pile values."),
+        ({"black_market": "on", "black_market_mead": "32"}, "The Mead pile holds two cards"),
+        ({"black_market": "on", "black_market_silk": "0, 31"}, "two whole numbers from 1 to 999"),
+        ({"black_market": "on", "black_market_silk": "3\x00, 4"}, "The Silk pile holds two"),
     ],
 )
 def test_a_game_the_rules_refuse_gets_a_message_not_an_error_page(organizer, change, message):
     response = organizer.post(reverse("admin:games_game_add"), {**NEW_GAME, **change})
     assert response.status_code == 200 and message in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_the_admin_creates_a_six_player_game_and_its_page_says_deputies(organizer):
+    response = organizer.post(reverse("admin:games_game_add"), {**NEW_GAME, "players": SIX_PLAYERS})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.engine_config.deputies and game.seats.count() == 6
+    html = visible(page(organizer, change_url(game)))
+    assert "2nd edition · 6 players (Deputies) · Royal Goods: no" in html
+    assert "first Sheriff" not in html and "Black Market: off" in html
+
+
+def test_the_add_form_shows_the_provisional_black_market_values(organizer):
+    html = visible(page(organizer, reverse("admin:games_game_add")))
+    assert "provisional values (Pepper 30/27, Mead 32/29, Silk 34/31)" in html
+    assert "Two values; blank: 30, 27 (provisional)." in html
+    assert "One player per line (3 to 6)" in html
+
+
+def test_a_black_market_game_with_blank_piles_says_its_values_are_provisional(organizer):
+    response = organizer.post(reverse("admin:games_game_add"), {**NEW_GAME, "black_market": "on"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.engine_config.black_market_provisional
+    html = visible(page(organizer, change_url(game)))
+    assert "Black Market: on (provisional values Pepper 30/27, Mead 32/29, Silk 34/31)" in html
+
+
+def test_a_black_market_game_with_the_organizers_values_shows_them(organizer):
+    piles = {"black_market_pepper": "35, 40", "black_market_silk": " 50/45 "}
+    form = {**NEW_GAME, "players": SIX_PLAYERS, "black_market": "on", **piles}
+    assert organizer.post(reverse("admin:games_game_add"), form).status_code == 302
+    game = Game.objects.get()
+    assert game.engine_config.black_market_values == {
+        "pepper": [40, 35],
+        "mead": [32, 29],  # left blank: its provisional values
+        "silk": [50, 45],
+    }
+    html = visible(page(organizer, change_url(game)))
+    assert "6 players (Deputies)" in html
+    assert "Black Market: on (Pepper 40/35, Mead 32/29, Silk 50/45)" in html
+    assert "provisional" not in html
 
 
 @pytest.mark.parametrize(
@@ -166,7 +213,7 @@ def test_the_change_page_reads_as_words_with_seats_from_1_and_zones(organizer):
     html = page(organizer, change_url(game))
     for code in RAW_CODES:
         assert code not in visible(html), code
-    assert '"players":' not in html and "black_market" not in html  # no JSON config
+    assert '"players":' not in html and '"black_market":' not in html  # no JSON config
     assert "Round 1 · Market (1st edition turn): Cid" in html
     assert "1st edition · 3 players · first Sheriff: seat 1 (Ann) · Royal Goods: yes" in html
     assert re.search(r"<th scope=\"row\">Waiting for</th><td>Cid</td>", html)

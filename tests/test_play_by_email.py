@@ -14,14 +14,14 @@ from django.core import mail
 from django.test import Client
 
 from games import emails, services
-from games.engine import CARD_TYPES, project_log
+from games.engine import CARD_TYPES, awaiting, project_log
 from games.engine.invariants import hidden_perturbation
 from games.models import Game, GameEvent
 from tests.mailplay import deliver_pending, forms_in, html_of, inbox, seat_link
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["Alice", "Bob", "Carol", "Dave"]
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
 VOLATILE = re.compile(r'name="(csrfmiddlewaretoken|key)" value="[^"]*"')
 SIGNED_LINK = re.compile(r"/play/[^/\s\"]+/")  # signatures carry a timestamp
 
@@ -72,7 +72,8 @@ class Player:
         rnd = self.rnd
         if "set_aside" in forms:
             form = forms["set_aside"][0]
-            return self.fill(form, cards=self.some(form.checkboxes.get("cards", []), 0, 2))
+            cards = self.traded() or self.some(form.checkboxes.get("cards", []), 0, 2)
+            return self.fill(form, cards=cards)
         if "market_turn" in forms:
             form = forms["market_turn"][0]
             cards = self.some(form.checkboxes.get("cards", []), 0, 2)
@@ -87,20 +88,28 @@ class Player:
             )
         if "load_bag" in forms:
             form = forms["load_bag"][0]
-            cards = self.some(form.checkboxes["cards"], 1, 3)
+            cards = self.smuggled() or self.some(form.checkboxes["cards"], 1, 3)
             return self.fill(
                 form, cards=cards, declared=rnd.choice([v for v in form.selects["declared"] if v])
             )
+        if "claim_black_market" in forms and rnd.random() < 0.8:
+            form = forms["claim_black_market"][0]
+            return self.fill(form, kind=rnd.choice(form.radios["kind"]))
+        if "decline_black_market" in forms and "make_offer" not in forms:
+            return self.fill(forms["decline_black_market"][0])
         if "accept_offer" in forms and rnd.random() < 0.7:
             return self.fill(forms["accept_offer"][0])
         decide = [f for f in forms.get("", []) if "decide" in f.fields]
-        is_sheriff = self.index == Game.objects.get(pk=self.game.pk).state["sheriff"]
+        is_sheriff = Game.objects.get(pk=self.game.pk).engine_state().is_inspector(self.index)
         if "make_offer" in forms and self.offered_in_round != round_no and rnd.random() < 0.6:
             self.offered_in_round = round_no
             return self.offer(forms["make_offer"], is_sheriff)
         if "say_no_offer" in forms:
             return self.fill(forms["say_no_offer"][0])
         if decide:
+            passes = [f for f in decide if f.fields["decide"] == "pass"]
+            if passes and self.lenient() and rnd.random() < 0.75:
+                return self.fill(rnd.choice(passes))  # smuggled goods reach the stands
             return self.fill(rnd.choice(decide))
         return None
 
@@ -116,7 +125,34 @@ class Player:
             actions[f"action_{self.rnd.choice(others)}"] = "inspect"
         if not any(actions.values()):
             actions[f"action_{bags[0]}"] = "inspect"
+        if "joint" in form.checkboxes and self.rnd.random() < 0.5:  # a Deputy asks for both
+            actions["joint"] = "yes"
         return self.fill(form, gold=str(self.rnd.randint(0, 3)), promise="Deal?", **actions)
+
+    def lenient(self) -> bool:
+        """Black Market games: inspectors mostly let bags pass, so that claims happen."""
+        return Game.objects.get(pk=self.game.pk).engine_config.black_market
+
+    def traded(self) -> list:
+        """Black Market games: trade every card but contraband, for more contraband."""
+        state = Game.objects.get(pk=self.game.pk).engine_state()
+        if not state.config.black_market:
+            return []
+        hand = state.hand(self.index)
+        return [str(c) for c in hand if state.type_of(c) not in ("pepper", "mead", "silk")][:5]
+
+    def smuggled(self) -> list:
+        """Black Market games: often a bag of the contraband kind this player holds
+        most of, so that claims happen (the player reads only their own hand)."""
+        state = Game.objects.get(pk=self.game.pk).engine_state()
+        if not state.config.black_market or self.rnd.random() < 0.3:
+            return []
+        kinds = ("pepper", "mead", "silk")
+        held = {k: [str(c) for c in state.hand(self.index) if state.type_of(c) == k] for k in kinds}
+        on_stand = {k: sum(state.type_of(c) == k for c in state.stand(self.index)) for k in kinds}
+        # The kind closest to three on the stand once this bag passes.
+        best = max(kinds, key=lambda k: (bool(held[k]), len(held[k]) + on_stand[k]))
+        return held[best][:5]
 
     def some(self, values: list, low: int, high: int) -> list:
         high = min(high, len(values))
@@ -180,14 +216,15 @@ def assert_page_hides_other_seats(player: Player, html: str) -> None:
     assert not picked & hidden
 
 
-def play_through_email(players_count: int, edition: int, seed: str, rnd_seed: int):
+def play_through_email(
+    players_count: int, edition: int, seed: str, rnd_seed: int, black_market: bool = False
+):
     specs = [
         services.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Paris")
         for n in NAMES[:players_count]
     ]
-    game = services.create_game(
-        name="By mail", players=specs, config={"edition": edition, "royal_goods": True}, seed=seed
-    )
+    config = {"edition": edition, "royal_goods": True, "black_market": black_market}
+    game = services.create_game(name="By mail", players=specs, config=config, seed=seed)
     rnd = random.Random(rnd_seed)
     deliver_pending()
     players = [Player(game, i, rnd) for i in range(players_count)]
@@ -209,7 +246,8 @@ def play_through_email(players_count: int, edition: int, seed: str, rnd_seed: in
                     game.refresh_from_db()
                     assert_nothing_hidden_shapes_the_mail(game, rnd)
                 break
-        assert moved, "nobody could move"
+        state = Game.objects.get(pk=game.pk).engine_state()
+        assert moved, f"nobody could move in {state.phase.kind}; awaited: {awaiting(state)}"
     deliver_pending()
     return Game.objects.get(pk=game.pk), players
 
@@ -240,8 +278,36 @@ def test_a_whole_game_played_through_the_emails(players_count, edition):
         assert len({m.extra_headers["References"] for m in player.mails}) == 1
 
 
+@pytest.mark.parametrize(
+    ("players_count", "black_market", "needed"),
+    [
+        (6, False, ("deputy_decided", "deal_made", "booty_shared", "bag_inspected")),
+        (4, True, ("black_market_claimed", "deal_made", "bag_inspected")),
+        (6, True, ("deputy_decided", "booty_shared", "black_market_claimed")),
+    ],
+    ids=["6p-deputies", "4p-black-market", "6p-black-market"],
+)
+def test_the_new_rules_played_through_the_emails(players_count, black_market, needed):
+    game, players = play_through_email(
+        players_count, 2, seed="6d" * 32, rnd_seed=5, black_market=black_market
+    )
+
+    state = game.engine_state()
+    assert state.is_over() and state.round == game.engine_config.rounds
+    kinds = {e.type for e in GameEvent.objects.filter(game=game)}
+    for event in needed:
+        assert event in kinds, f"the game never had a {event}"
+    for player in players:  # everyone got the reveal and the score sheet
+        last = player.mails[-1]
+        assert "The game is over" in last.body and "SCORES" in last.body
+        assert state.seed in last.body
+    if black_market:  # the claims show on the score sheet
+        claimant = next(seat for seat, claimed in enumerate(state.claims) if claimed)
+        assert "Black Market" in players[claimant].mails[-1].body
+
+
 def four_player_game(name: str, seed: str) -> Game:
-    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES]
+    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES[:4]]
     return services.create_game(name=name, players=players, config={"edition": 2}, seed=seed)
 
 

@@ -182,3 +182,68 @@ def test_a_malformed_typed_seed_is_still_refused(settings, typed):
     settings.FIXED_SEEDS = False
     with pytest.raises(EngineError):
         services.create_game(name="Bad", players=PLAYERS, config={"edition": 2}, seed=typed)
+
+
+# -- six players and the Black Market -------------------------------------------------------
+
+SIX = [*PLAYERS, *(services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Eve", "Fay"))]
+
+
+def test_a_six_player_game_with_deputies_is_created_and_everyone_hears_it_begin():
+    game = services.create_game(name="Six", players=SIX, config={"edition": 2}, seed=SEED)
+    state = game.engine_state()
+    assert state.config.deputies and state.sheriff is None and len(state.deputies) == 2
+    assert OutboxEmail.objects.filter(game=game).count() == 6
+
+
+def test_a_black_market_game_is_created_with_the_provisional_or_the_organizers_values():
+    provisional = new_game(black_market=True).engine_config
+    assert provisional.black_market and provisional.black_market_provisional
+    values = {"pepper": [40, 35], "mead": [32, 29], "silk": [28, 50]}
+    chosen = new_game(black_market=True, black_market_values=values).engine_state()
+    assert not chosen.config.black_market_provisional
+    assert chosen.black_market["silk"] == [28, 50]  # the higher card on top (last)
+
+
+@pytest.mark.parametrize(
+    ("players", "config", "message"),
+    [
+        (SIX, {"edition": 1}, "Six players need the 2nd edition"),
+        (PLAYERS, {"edition": 1, "black_market": True}, "The Black Market is a 2nd edition"),
+    ],
+)
+def test_first_edition_deputies_or_black_market_are_refused_with_the_rules_message(
+    players, config, message
+):
+    with pytest.raises(EngineError, match=message) as error:
+        services.create_game(name="Bad", players=players, config=config, seed=SEED)
+    assert error.value.code == "invalid_config" and not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("piles", "expected"),
+    [
+        ({}, None),
+        ({"pepper": " ", "mead": ""}, None),
+        ({"pepper": "40, 35"}, {"pepper": [40, 35], "mead": [32, 29], "silk": [34, 31]}),
+        (
+            {"mead": "1 999", "silk": "31/34"},
+            {"pepper": [30, 27], "mead": [1, 999], "silk": [31, 34]},
+        ),
+    ],
+)
+def test_black_market_values_keep_the_provisional_value_of_a_blank_pile(piles, expected):
+    assert services.black_market_values(piles) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["30", "30, 27, 25", "0, 27", "1000, 27", "30, -27", "3\u0660, 27", "9" * 50, "a, b"]
+)
+def test_a_pile_is_two_whole_numbers_from_1_to_999(text):
+    with pytest.raises(ValueError, match=r'The Pepper pile holds two cards: .* e.g. "30, 27"'):
+        services.black_market_values({"pepper": text})
+
+
+def test_there_is_no_pile_of_another_kind():
+    with pytest.raises(ValueError, match="No Black Market pile is called 'crossbow'"):
+        services.black_market_values({"crossbow": "30, 27"})

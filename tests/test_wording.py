@@ -127,8 +127,11 @@ def test_the_sheriff_turns_are_told_in_words(client):
     assert "Sheriff for the 1st of 2 times" in html  # Ann, the Sheriff now
     assert html.count("Sheriff 0 of 2 times so far") == 3
     assert not re.search(r"Sheriff <b>\d+</b>/\d", html)
-    assert presenters.sheriff_times(2, 2, now=True, over=False) == "Sheriff for the 2nd of 2 times"
-    assert presenters.sheriff_times(2, 2, now=False, over=True) == "Sheriff 2 of 2 times"
+    assert (
+        presenters.role_times("Sheriff", 2, 2, now=True, over=False)
+        == "Sheriff for the 2nd of 2 times"
+    )
+    assert presenters.role_times("Sheriff", 2, 2, now=False, over=True) == "Sheriff 2 of 2 times"
 
 
 # --- legal or contraband: a symbol and a word, not colour alone ------------------------------

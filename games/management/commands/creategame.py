@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import deadlines, links, services
 from games.engine import EngineError
+from games.engine.cards import BLACK_MARKET_VALUES
 
 # Game field and what it times; an option left out keeps the Game's default.
 MINUTE_OPTIONS = (
@@ -17,9 +18,12 @@ MINUTE_OPTIONS = (
     ("load_minutes", "load and declare"),
     ("inspection_minutes", "inspection"),
 )
+MAX_COUNT = 32767  # the counts (misses, idle phases) are small integer columns
+# The provisional piles, as --black-market-values takes them: "pepper=30,27 mead=...".
+PROVISIONAL_PILES = [f"{kind}={top},{below}" for kind, (top, below) in BLACK_MARKET_VALUES.items()]
 
 
-def _minutes(value: str) -> int:
+def _whole(value: str) -> int:
     try:
         number = int(value)
     except ValueError:
@@ -27,6 +31,17 @@ def _minutes(value: str) -> int:
     if number < 0:
         raise ArgumentTypeError(f"must be 0 or more: {value!r}")
     return number
+
+
+def _count(value: str) -> int:
+    number = _whole(value)
+    if number > MAX_COUNT:
+        raise ArgumentTypeError(f"must be at most {MAX_COUNT}: {value!r}")
+    return number
+
+
+def _minutes(value: str) -> int:
+    return _at_most_a_year(_whole(value), value)
 
 
 def _reminder(value: str) -> int | float:
@@ -37,7 +52,13 @@ def _reminder(value: str) -> int | float:
         raise ArgumentTypeError(f"not a number: {value!r}") from None
     if not (math.isfinite(number) and number >= 0):
         raise ArgumentTypeError(f"must be 0 or more: {value!r}")
-    return int(number) if number.is_integer() else number
+    return _at_most_a_year(int(number) if number.is_integer() else number, value)
+
+
+def _at_most_a_year(minutes, value: str):
+    if minutes > deadlines.MAX_MINUTES:
+        raise ArgumentTypeError(f"must be at most {deadlines.MAX_MINUTES} (a year): {value!r}")
+    return minutes
 
 
 def _hh_mm(value: str) -> time:
@@ -45,6 +66,48 @@ def _hh_mm(value: str) -> time:
         return datetime.strptime(value, "%H:%M").time()
     except ValueError:
         raise ArgumentTypeError(f"write the time as HH:MM, e.g. 18:00 (got {value!r})") from None
+
+
+def _pile(value: str) -> tuple[str, str]:
+    """'pepper=30,27' -> ('pepper', '30,27'); the values are checked with the others."""
+    kind, equals, values = value.partition("=")
+    if not equals or not kind.strip():
+        raise ArgumentTypeError(
+            f"write each pile as kind=value,value, e.g. {PROVISIONAL_PILES[0]} (got {value!r})"
+        )
+    return kind.strip().lower(), values
+
+
+def _black_market_values(piles: list | None) -> dict | None:
+    """The organizer's piles (a pile not given keeps its provisional value); None: none given."""
+    if not piles:
+        return None
+    kinds = [kind for kind, _ in piles]
+    repeated = sorted({kind for kind in kinds if kinds.count(kind) > 1})
+    if repeated:
+        raise CommandError(f"--black-market-values gives the {repeated[0]} pile twice.")
+    try:
+        return services.black_market_values(dict(piles))
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+
+
+def _config(options: dict) -> dict:
+    """The engine configuration the options ask for (the engine checks it)."""
+    config = {
+        "edition": options["edition"],
+        "first_sheriff": options["first_sheriff"],
+        "royal_goods": options["royal"],
+        "seven_card_hand": options["seven_card_hand"],
+        "remove_ten": options["remove_ten"],
+        "black_market": options["black_market"],
+    }
+    values = _black_market_values(options["black_market_values"])
+    if values is not None and not options["black_market"]:
+        raise CommandError("--black-market-values needs --black-market.")
+    if values is not None:
+        config["black_market_values"] = values
+    return config
 
 
 def _zone(value: str) -> str:
@@ -56,7 +119,10 @@ def _zone(value: str) -> str:
 
 
 class Command(BaseCommand):
-    help = 'Create a game: --player "Name <email> [Time/Zone]" once per seat, clockwise.'
+    help = (
+        'Create a game: --player "Name <email> [Time/Zone]" once per seat (3 to 6; six play '
+        "the 2nd edition's Deputies rules), clockwise."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--name", required=True)
@@ -66,6 +132,19 @@ class Command(BaseCommand):
         parser.add_argument("--royal", action="store_true", help="play with the Royal Goods")
         parser.add_argument("--seven-card-hand", action="store_true")
         parser.add_argument("--remove-ten", action="store_true")
+        parser.add_argument(
+            "--black-market",
+            action="store_true",
+            help="play with the Black Market (2nd edition option)",
+        )
+        parser.add_argument(
+            "--black-market-values",
+            nargs="+",
+            type=_pile,
+            metavar="KIND=HIGH,LOW",
+            help=f"the Black Market piles' values, e.g. {' '.join(PROVISIONAL_PILES)} (the "
+            "provisional values: the default, also for a pile left out)",
+        )
         parser.add_argument(
             "--seed",
             help="hex seed, with random digits added unless FIXED_SEEDS is on "
@@ -110,13 +189,19 @@ class Command(BaseCommand):
             "(default: half the inspection time; 0: no waiting)",
         )
         timing.add_argument(
-            "--miss-alert-after",
+            "--black-market-minutes",
             type=_minutes,
+            help="duration mode: minutes for the Black Market step "
+            "(default: half the inspection time; 0: no deadline)",
+        )
+        timing.add_argument(
+            "--miss-alert-after",
+            type=_count,
             help="email the organizer after this many missed deadlines in a row",
         )
         timing.add_argument(
             "--abandon-after",
-            type=_minutes,
+            type=_count,
             help="pause the game after this many phases in a row with nobody moving "
             "(default 3; 0: never, e.g. for a game that plays itself)",
         )
@@ -135,6 +220,7 @@ class Command(BaseCommand):
             "deadline_timezone",
             "reminder_minutes",
             "bargaining_minutes",
+            "black_market_minutes",
             "miss_alert_after",
             "abandon_after",
         )
@@ -146,13 +232,7 @@ class Command(BaseCommand):
             game = services.create_game(
                 name=name,
                 players=players,
-                config={
-                    "edition": options["edition"],
-                    "first_sheriff": options["first_sheriff"],
-                    "royal_goods": options["royal"],
-                    "seven_card_hand": options["seven_card_hand"],
-                    "remove_ten": options["remove_ten"],
-                },
+                config=_config(options),
                 seed=options["seed"],
                 organizer_email=organizer,
                 timing=timing,

@@ -1,4 +1,8 @@
-"""Create the four-player demo game if there is none yet, and print its links."""
+"""Create a demo game if there is none like it yet, and print its links.
+
+The default is the four-player game ``make run`` creates; ``--players`` and
+``--black-market`` ask for another one, which gets a name of its own, so that
+each kind of demo is created once and found again."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -12,19 +16,52 @@ DEMO_PLAYERS = [
     services.PlayerSpec("Bob", "bob@example.org", "America/New_York"),
     services.PlayerSpec("Carol", "carol@example.org", "Asia/Tokyo"),
     services.PlayerSpec("Dave", "dave@example.org", "Australia/Sydney"),
+    services.PlayerSpec("Eve", "eve@example.org", "America/Sao_Paulo"),
+    services.PlayerSpec("Frank", "frank@example.org", "Africa/Nairobi"),
 ]
+DEFAULT_PLAYERS = 4
+
+
+def demo_name(players: int, black_market: bool) -> str:
+    """'Demo game', or 'Demo game (6 players, Black Market)' for another kind of demo."""
+    extras = [f"{players} players"] if players != DEFAULT_PLAYERS else []
+    extras += ["Black Market"] if black_market else []
+    return f"{DEMO_NAME} ({', '.join(extras)})" if extras else DEMO_NAME
 
 
 class Command(BaseCommand):
-    help = "Create a four-player demo game if none exists, and print the players' links."
+    help = (
+        "Create a demo game (four players unless told otherwise) if there is none like it, "
+        "and print the players' links."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--players",
+            type=int,
+            choices=range(3, len(DEMO_PLAYERS) + 1),
+            default=DEFAULT_PLAYERS,
+            help="3 to 6 (default 4; 6 plays the Deputies rules, adding Eve and Frank)",
+        )
+        parser.add_argument(
+            "--black-market",
+            action="store_true",
+            help="play with the Black Market and its provisional values",
+        )
 
     def handle(self, *args, **options):
-        game = Game.objects.filter(name=DEMO_NAME).first()
+        players, black_market = options["players"], options["black_market"]
+        name = demo_name(players, black_market)
+        game = Game.objects.filter(name=name).first()
         if game is None:
-            game = services.create_game(name=DEMO_NAME, players=DEMO_PLAYERS, config={"edition": 2})
-            self.stdout.write(self.style.SUCCESS(f"Created '{DEMO_NAME}' (game {game.pk})."))
+            game = services.create_game(
+                name=name,
+                players=DEMO_PLAYERS[:players],
+                config={"edition": 2, "black_market": black_market},
+            )
+            self.stdout.write(self.style.SUCCESS(f"Created '{name}' (game {game.pk})."))
         else:
-            self.stdout.write(f"'{DEMO_NAME}' exists (game {game.pk}).")
+            self.stdout.write(f"'{name}' exists (game {game.pk}).")
         for seat in game.seats.all():
             self.stdout.write(f"  {seat.name}: {links.seat_url(seat)}")
         if settings.DEV_MAILBOX:
