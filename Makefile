@@ -12,9 +12,16 @@ PORT ?= 8000
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: venv lint test test-services run migrate demo simulate
+.PHONY: venv lint test test-services run migrate demo simulate messages
 
 venv: $(VENV)/.installed
+
+# The compiled translation catalogues, rebuilt whenever a .po changes.
+CATALOGUES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+messages: $(CATALOGUES)
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po $(VENV)/.installed
+	DEBUG=1 $(PY) manage.py compile_catalogues
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -26,7 +33,7 @@ lint: venv
 	$(PY) -m ruff check .
 
 # The real-worker tests run after the rest, in a single process of their own.
-test: venv lint
+test: venv messages lint
 	$(PY) -m pytest $(PYTEST_ARGS) -m "not real_worker"
 	$(PY) -m pytest -p no:xdist -m real_worker
 
@@ -34,11 +41,11 @@ test-services: venv lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) REQUIRE_SERVICES=1 \
 		$(MAKE) test
 
-run: venv
+run: venv messages
 	DEBUG=$(DEBUG) PORT=$(PORT) PY=$(PY) scripts/dev-run.sh
 
 # Like `make run`, these write $VAR_DIR/dev.env (default var/dev.env) for manage.py.
-migrate: venv
+migrate: venv messages
 	DEBUG=$(DEBUG) PORT=$(PORT) scripts/dev-env.sh
 	DEBUG=$(DEBUG) $(PY) manage.py migrate
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
@@ -47,6 +48,8 @@ TIMING_FIELDS = (
     "advance_early",
     "miss_alert_after",
     "abandon_after",
+    "away_pauses",
+    "away_cap_days",
 )
 # The deadline settings as the organizer reads them (the model's names are for code).
 TIMING_LABELS = {
@@ -64,6 +67,8 @@ TIMING_LABELS = {
     "advance_early": "Advance early",
     "miss_alert_after": "Alert me after this many misses",
     "abandon_after": "Pause after this many phases nobody moved in",
+    "away_pauses": "Wait for away players",
+    "away_cap_days": "At most this many days of waiting",
 }
 CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
 MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))
@@ -81,9 +86,12 @@ def _check_zone(name: str) -> str:
 
 
 class SeatForm(forms.ModelForm):
+    # The language the player reads the game in; they may change it themselves too.
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+
     class Meta:
         model = Seat
-        fields = ("timezone",)
+        fields = ("timezone", "language")
         labels = {"timezone": "Time zone"}
 
     def clean_timezone(self):
@@ -97,7 +105,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     form = SeatForm
     extra = 0
-    fields = ("number", "name", "email", "timezone")
+    fields = ("number", "name", "email", "timezone", "language")
     # A new person at a seat goes through "Replace a player", which revokes the old links.
     readonly_fields = ("number", "name", "email")
     can_delete = False

@@ -1,6 +1,7 @@
 """Phase deadlines: computing, pausing, extending, displaying and exporting them.
 
-Pure functions over timezone-aware datetimes; no Django, no database, no clock.
+Pure functions over timezone-aware datetimes; no database, no clock, and nothing
+of Django but gettext (the words of durations and errors are translatable).
 The current instant is always passed in as ``now``. Every datetime returned is
 in UTC (``datetime.UTC``); naive datetimes are rejected with ``ValueError``.
 
@@ -20,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext_lazy
 
 __all__ = [
     "MAX_EXTENSION",
@@ -50,6 +54,12 @@ _SATURDAY = 5  # date.weekday(): Monday is 0, Saturday 5, Sunday 6
 _DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Zulu"})
+_UNITS = (
+    (86400, ngettext_lazy("%(count)d day", "%(count)d days", "count")),
+    (3600, ngettext_lazy("%(count)d hour", "%(count)d hours", "count")),
+    (60, ngettext_lazy("%(count)d minute", "%(count)d minutes", "count")),
+    (1, ngettext_lazy("%(count)d second", "%(count)d seconds", "count")),
+)
 
 
 @dataclass(frozen=True)
@@ -113,14 +123,15 @@ def _is_weekend(day: date) -> bool:
 
 
 def _human(delta: timedelta) -> str:
-    """A short English rendering of a duration: '7 days', '1 day 2 hours', '90 seconds'."""
+    """A short rendering of a duration in the active language: '7 days',
+    '1 day 2 hours', '1 minute 30 seconds'."""
     seconds = int(delta.total_seconds())
     parts = []
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+    for size, unit in _UNITS:
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {unit}{'' if count == 1 else 's'}")
-    return " ".join(parts) or "0 seconds"
+            parts.append(unit % {"count": count})
+    return " ".join(parts) or _UNITS[-1][1] % {"count": 0}
 
 
 # -- computing deadlines ---------------------------------------------------------------
@@ -244,10 +255,11 @@ def extend(
     Raises ExtensionError (a ValueError) when `by` is out of bounds.
     """
     if by <= timedelta(0):
-        raise ExtensionError(f"an extension must be longer than 0, got {by}")
+        raise ExtensionError(_("an extension must be longer than 0, got %(given)s") % {"given": by})
     if by > max_extension:
         raise ExtensionError(
-            f"an extension may be at most {_human(max_extension)}, got {_human(by)}"
+            _("an extension may be at most %(most)s, got %(given)s")
+            % {"most": _human(max_extension), "given": _human(by)}
         )
     now = _utc(now, "now")
     base = now if deadline is None else _utc(deadline, "deadline")
@@ -302,6 +314,11 @@ def _ics_uri(value: str) -> str:
     return value.replace("\r", "").replace("\n", "")
 
 
+def _ics_param(value: str) -> str:
+    """A language tag as a parameter value: letters, digits and hyphens only."""
+    return "".join(char for char in value if char.isascii() and (char.isalnum() or char == "-"))
+
+
 def _ics_time(value: datetime) -> str:
     return f"{value:%Y%m%dT%H%M%SZ}"
 
@@ -325,17 +342,27 @@ def _fold(line: str) -> str:
 
 
 def ics(
-    summary: str, when: datetime, uid: str, url: str, now: datetime, description: str = ""
+    summary: str,
+    when: datetime,
+    uid: str,
+    url: str,
+    now: datetime,
+    description: str = "",
+    language: str = "",
 ) -> str:
     """A one-event iCalendar (RFC 5545) document for a deadline at `when`.
 
     The event starts at `when` (UTC), lasts 15 minutes, links to `url` (none if
     empty), is described by `description` (else by `url`) and carries a display
     alarm one hour before. DTSTAMP is `now`. Lines are CRLF-terminated and folded
-    at 75 octets; TEXT values are escaped.
+    at 75 octets; TEXT values are escaped. `language` (a tag such as "es"), if
+    given, says which language the summary and description are written in.
     """
     start = _utc(when, "when")
     description = description or url
+    # The LANGUAGE parameter (RFC 5545 §3.2.10), on the texts written for the reader.
+    language = _ics_param(language)
+    tagged = f";LANGUAGE={language}" if language else ""
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
@@ -347,15 +374,53 @@ def ics(
         f"DTSTAMP:{_ics_time(_utc(now, 'now'))}",
         f"DTSTART:{_ics_time(start)}",
         f"DTEND:{_ics_time(start + timedelta(minutes=15))}",
-        f"SUMMARY:{_ics_text(summary)}",
+        f"SUMMARY{tagged}:{_ics_text(summary)}",
         *([f"URL:{_ics_uri(url)}"] if url else []),
-        *([f"DESCRIPTION:{_ics_text(description)}"] if description else []),
+        *([f"DESCRIPTION{tagged}:{_ics_text(description)}"] if description else []),
         "BEGIN:VALARM",
         "ACTION:DISPLAY",
-        f"DESCRIPTION:{_ics_text(summary)}",
+        f"DESCRIPTION{tagged}:{_ics_text(summary)}",
         "TRIGGER:-PT1H",
         "END:VALARM",
         "END:VEVENT",
         "END:VCALENDAR",
     ]
     return "".join(_fold(line) + "\r\n" for line in lines)
+
+
+# -- time away ---------------------------------------------------------------------------
+
+
+def away_window(first: date, last: date, tz_name: str) -> tuple[datetime, datetime]:
+    """A player's time away, the days ``first`` to ``last`` inclusive in their own
+    zone, as UTC instants: from the start of the first day to the end of the last
+    (a day of 23 or 25 hours across a daylight-saving change counts as it is)."""
+    zone = _zone(tz_name)
+    return _local_to_utc(first, time(0), zone), _local_to_utc(
+        last + timedelta(days=1), time(0), zone
+    )
+
+
+def back_from_away(now: datetime, windows: list) -> datetime | None:
+    """When the absence under way at ``now`` ends (None: nobody is away now).
+    Windows that overlap or touch one under way extend it."""
+    now = _utc(now, "now")
+    back = None
+    for start, end in sorted(windows):
+        if start <= (back or now) and end > (back or now):
+            back = end
+    return back
+
+
+def waiting_for_away(
+    policy: DeadlinePolicy, phase_kind: str, now: datetime, back: datetime, cap: timedelta
+) -> tuple[datetime | None, timedelta]:
+    """A deadline that fell while a player it waits for is away: the phase starts
+    again when they are back (its full time, or the next daily time), so they get
+    the whole phase. ``cap``: the waiting left in this game; when the absence is
+    longer, the game waits only that long. Returns (new deadline, waiting used)."""
+    now = _utc(now, "now")
+    paused = _utc(back, "back") - now
+    if paused > cap:
+        return now + cap, cap
+    return phase_deadline(policy, phase_kind, back), paused

@@ -5,31 +5,68 @@ constant subject per game and threading headers so a game is one
 conversation in the player's mail app.
 """
 
+import functools
+
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from games import deadlines, engine, links, presenters, usertext
+from games import deadlines, engine, i18n, links, presenters, usertext
 from games.models import Game, GameEvent, Seat
-from games.narrate import cards, idle_for, outcome_lines
+from games.narrate import outcome_lines
 
 MAX_NEWS_LINES = 40
 HEADLINES = {
-    "game_over": "The game is over — here are the scores",
-    "start": "The game begins",
-    "round_over": "Round {round} is over",
-    "your_move": "Your move",
-    "deal": "Your offer was accepted",
-    "decide": "Every bag can be decided now",
-    "offer": "Offers that concern you",
-    "reminder": "Reminder: your move is due soon",
-    "welcome": "You have joined the game",
-    "resend": "Your link to the game, sent again by the organizer",
-    "paused": "The organizer paused the game",
-    "resumed": "The game resumes",
-    "extended": "The deadline is extended",
-    "cancelled": "The organizer cancelled the game",
-    "paused_itself": "The game paused itself",
+    "game_over": gettext_lazy("The game is over — here are the scores"),
+    "start": gettext_lazy("The game begins"),
+    "round_over": gettext_lazy("Round %(round)s is over"),
+    "your_move": pgettext_lazy("email headline", "Your move"),
+    "deal": gettext_lazy("Your offer was accepted"),
+    "decide": gettext_lazy("Every bag can be decided now"),
+    "offer": gettext_lazy("Offers that concern you"),
+    "reminder": gettext_lazy("Reminder: your move is due soon"),
+    "welcome": gettext_lazy("You have joined the game"),
+    "resend": gettext_lazy("Your link to the game, sent again by the organizer"),
+    "paused": gettext_lazy("The organizer paused the game"),
+    "resumed": gettext_lazy("The game resumes"),
+    "extended": gettext_lazy("The deadline is extended"),
+    "cancelled": gettext_lazy("The organizer cancelled the game"),
+    "paused_itself": gettext_lazy("The game paused itself"),
+    "digest": gettext_lazy("Your daily summary"),
+}
+# The headline of a new game or a new round when it is also the reader's move.
+YOUR_MOVE_HEADLINES = {
+    "start": gettext_lazy("The game begins — your move"),
+    "round_over": gettext_lazy("Round %(round)s is over — your move"),
+}
+# The pace of a game with a daily deadline, by (the reader lives in another zone,
+# no deadline falls on a weekend).
+DAILY_PACE = {
+    (False, False): gettext_lazy("Every deadline falls at %(time)s (%(zone)s)."),
+    (True, False): gettext_lazy(
+        "Every deadline falls at %(time)s (%(zone)s); each email gives it in your own zone."
+    ),
+    (False, True): gettext_lazy(
+        "Every deadline falls at %(time)s (%(zone)s); no deadline falls on a weekend."
+    ),
+    (True, True): gettext_lazy(
+        "Every deadline falls at %(time)s (%(zone)s); each email gives it in your own zone;"
+        " no deadline falls on a weekend."
+    ),
+}
+# The pace of a game with a time per phase, by (no deadline falls on a weekend).
+PHASES_PACE = {
+    False: gettext_lazy("Each phase has a deadline: %(deadlines)s."),
+    True: gettext_lazy("Each phase has a deadline: %(deadlines)s; no deadline falls on a weekend."),
+}
+PHASE_TIMES = {
+    "market": gettext_lazy("%(duration)s for the market"),
+    "market_turn": gettext_lazy("%(duration)s for the market turn"),
+    "load": gettext_lazy("%(duration)s for the loading"),
+    "inspection": gettext_lazy("%(duration)s for the inspection"),
+    "black_market": gettext_lazy("%(duration)s for a Black Market claim after the last bag"),
 }
 
 
@@ -38,12 +75,25 @@ def _domain() -> str:
     return sender or "localhost"
 
 
+# RFC 3834: every email here is sent by the site itself (no auto-replies to it).
+AUTOMATIC = {"Auto-Submitted": "auto-generated"}
+
+
 def thread_headers(game: Game, seat: Seat, key: str) -> dict:
     """Message-ID per email; every email of a seat's game refers to the same
     thread root, so mail apps show one conversation per game."""
     root = f"<{game.thread_token}.s{seat.index}@{_domain()}>"
     message_id = f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"
-    return {"Message-ID": message_id, "In-Reply-To": root, "References": root}
+    return {"Message-ID": message_id, "In-Reply-To": root, "References": root, **AUTOMATIC}
+
+
+def unsubscribe_headers(seat: Seat) -> dict:
+    """RFC 8058: the mail app's unsubscribe button POSTs "List-Unsubscribe=One-Click"
+    to this address, which mutes the game's optional emails (never a GET action)."""
+    return {
+        "List-Unsubscribe": f"<{links.unsubscribe_url(seat)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
 
 
 def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
@@ -52,7 +102,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     view = engine.view_for(state, seat.index)
     names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
     recent = GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq).order_by("-seq")
-    lines, _ = presenters.log_lines(
+    lines, _more = presenters.log_lines(
         state, recent.values_list("data", flat=True), names, seat.index, None
     )
     halted = presenters.halted(game, seat.timezone)
@@ -64,9 +114,10 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     told = set(outcome["lines"]) if outcome else set()
     # Newest first; the round's story is told once.
     news = [line for line in lines if line["text"] not in told]
-    headline = HEADLINES[kind].format(round=outcome["round"] if outcome else view["round"])
-    if kind in ("start", "round_over") and phase["my_turn"]:
-        headline += " — your move"
+    headlines = YOUR_MOVE_HEADLINES if phase["my_turn"] else {}
+    headline = str(headlines.get(kind, HEADLINES[kind])) % {
+        "round": outcome["round"] if outcome else view["round"]
+    }
     context = {
         "game": game,
         "seat": seat,
@@ -81,7 +132,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "phase": phase,
         "me": presenters.my_goods(view),
         "kinds_legend": presenters.KINDS_LEGEND,
-        "players": presenters.table(view, names),
+        "players": presenters.table(
+            view, names, presenters.away_notes(game.seats.all(), timezone.localdate())
+        ),
         "booty": presenters.booty(view),
         "black_market": presenters.black_market(view, names),
         "scores": presenters.scores(view, names) if state.is_over() else [],
@@ -89,6 +142,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),
         "link": links.seat_url(seat),
+        "settings_link": links.settings_url(seat),
         "deadline": deadline,
     }
     return {
@@ -96,7 +150,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "subject": game.subject,
         "text": render_to_string("emails/message.txt", context),
         "html": render_to_string("emails/message.html", context),
-        "headers": thread_headers(game, seat, key) if key else {},
+        "headers": {**thread_headers(game, seat, key), **unsubscribe_headers(seat)} if key else {},
         "attachments": [] if kind == "game_over" or halted else _deadline_ics(game, seat, key),
     }
 
@@ -106,12 +160,22 @@ def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:
     if kind == "game_over":
         return phase["hint"]
     if phase["my_turn"] and phase["ask"]:
-        ask = f"Your move: {phase['ask']}"
         by = phase["ask_by"] or deadline
-        return f"{ask} — by {by['short']} your time" if by else ask
+        if by:
+            return _("Your move: %(ask)s — by %(when)s your time") % {
+                "ask": phase["ask"],
+                "when": by["short"],
+            }
+        return _("Your move: %(ask)s") % {"ask": phase["ask"]}
     if outcome and outcome["lines"]:
-        return f"{headline}: {outcome['lines'][0]}"
-    return f"{headline}. {phase['next'] or phase['hint']}"
+        return _("%(headline)s: %(outcome)s") % {
+            "headline": headline,
+            "outcome": outcome["lines"][0],
+        }
+    return _("%(headline)s. %(next)s") % {
+        "headline": headline,
+        "next": phase["next"] or phase["hint"],
+    }
 
 
 def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict | None:
@@ -143,74 +207,88 @@ def pace(game: Game, tz_name: str) -> str:
     """The organizer's deadline settings in one sentence, in the seat's zone."""
     mode = game.deadline_mode
     if mode == Game.DeadlineMode.NONE:
-        return "No deadlines: each phase moves on as soon as every move is in. " + bargaining(game)
+        text = _("No deadlines: each phase moves on as soon as every move is in.")
+        return f"{text} {bargaining(game)}"
     if mode == Game.DeadlineMode.DAILY and game.daily_time is not None:
-        text = f"Every deadline falls at {game.daily_time:%H:%M} ({game.deadline_timezone})"
-        if game.deadline_timezone != tz_name:
-            text += "; each email gives it in your own zone"
+        elsewhere = game.deadline_timezone != tz_name
+        text = DAILY_PACE[elsewhere, game.skip_weekends] % {
+            "time": f"{game.daily_time:%H:%M}",
+            "zone": game.deadline_timezone,
+        }
     else:
-        parts = [
-            (game.market_minutes, "market"),
-            (game.market_turn_minutes, "market turn"),
-            (game.load_minutes, "loading"),
-            (game.inspection_minutes, "inspection"),
-        ]
         first = game.config.get("edition") == engine.FIRST_EDITION
-        shown = [
-            f"{_duration(minutes)} for the {what}"
-            for minutes, what in parts
-            if minutes and (what != ("market" if first else "market turn"))
-        ]
+        times = {
+            # The first edition's market is played a turn at a time; the second's, at once.
+            "market": 0 if first else game.market_minutes,
+            "market_turn": game.market_turn_minutes if first else 0,
+            "load": game.load_minutes,
+            "inspection": game.inspection_minutes,
+        }
         if game.config.get("black_market"):
-            step = deadlines.black_market_minutes(
+            times["black_market"] = deadlines.black_market_minutes(
                 game.black_market_minutes, game.inspection_minutes
             )
-            if step:
-                shown.append(f"{_duration(step)} for a Black Market claim after the last bag")
-        text = "Each phase has a deadline: " + ", ".join(shown)
-    if game.skip_weekends:
-        text += "; no deadline falls on a weekend"
-    text += ". A missed deadline makes the default move for you."
-    return f"{text} {bargaining(game)}"
+        shown = [
+            PHASE_TIMES[phase] % {"duration": _duration(minutes)}
+            for phase, minutes in times.items()
+            if minutes
+        ]
+        text = PHASES_PACE[bool(game.skip_weekends)] % {"deadlines": ", ".join(shown)}
+    missed = _("A missed deadline makes the default move for you.")
+    return f"{text} {missed} {bargaining(game)}"
 
 
 def bargaining(game: Game) -> str:
     """The game's bargaining time, in one sentence."""
     minutes = game.bargaining_minutes
     if minutes == 0:
-        return "The Sheriff may decide a bag as soon as the declarations are revealed."
-    wait = "The Sheriff decides a bag only once its merchant has made an offer or said “no offer”"
+        return _("The Sheriff may decide a bag as soon as the declarations are revealed.")
     if minutes is None and game.deadline_mode == Game.DeadlineMode.NONE:
-        return wait + "."
+        return _(
+            "The Sheriff decides a bag only once its merchant has made an offer or said “no offer”."
+        )
     if minutes is None:
-        return wait + ", or once half the inspection time has passed."
-    return f"{wait}, or once {_duration(minutes)} of bargaining have passed."
+        return _(
+            "The Sheriff decides a bag only once its merchant has made an offer or said "
+            "“no offer”, or once half the inspection time has passed."
+        )
+    return _(
+        "The Sheriff decides a bag only once its merchant has made an offer or said "
+        "“no offer”, or once %(duration)s of bargaining have passed."
+    ) % {"duration": _duration(minutes)}
 
 
 def _duration(minutes: float) -> str:
+    """A phase's time: "1 day", "12 h", "90 min" (a fraction in the reader's notation)."""
     if minutes % 1440 == 0:
         days = int(minutes // 1440)
-        return f"{days} day{'s' if days != 1 else ''}"
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    # Unit symbols: the same for any count.
     if minutes % 60 == 0:
-        return f"{int(minutes // 60)} h"
-    return f"{minutes:g} min"
+        return _("%(count)s h") % {"count": int(minutes // 60)}
+    count = int(minutes) if float(minutes).is_integer() else minutes
+    return _("%(count)s min") % {"count": formats.number_format(count)}
 
 
 def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
-    """The deadline as a calendar event, so it can land in the player's calendar.
+    """The deadline as a calendar event, so it can land in the player's calendar
+    (in the reader's language, as the email that carries it).
 
     Without the seat's link: a calendar entry is shared, synced to other services and
     kept for years, and the link alone is enough to play the seat."""
     if game.phase_deadline is None:
         return []
     content = deadlines.ics(
-        summary=f"Sheriff of Nottingham: your move in {game.name}",
+        summary=_("Sheriff of Nottingham: your move in %(game)s") % {"game": game.name},
         when=game.phase_deadline,
         uid=f"{game.thread_token}.s{seat.index}.p{game.phase_since}@{_domain()}",
         url="",
         now=timezone.now(),
-        description=f"Your move in {game.name}: open the game with the button in your "
-        "latest email about it.",
+        description=_(
+            "Your move in %(game)s: open the game with the button in your latest email about it."
+        )
+        % {"game": game.name},
+        language=translation.get_language() or settings.LANGUAGE_CODE,
     )
     return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
 
@@ -227,30 +305,49 @@ def _short(to: str, subject: str, template: str, context: dict, headers: dict) -
 
 
 def _own_id(game: Game, key: str) -> dict:
-    return {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"}
+    return {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>", **AUTOMATIC}
 
 
+def _to_the_organizer(render):
+    """An alert to the organizer, who has no language setting: in the site's own,
+    whoever's move or page set it off."""
+
+    @functools.wraps(render)
+    def rendered(*args, **kwargs):
+        with translation.override(settings.LANGUAGE_CODE):
+            return render(*args, **kwargs)
+
+    return rendered
+
+
+@_to_the_organizer
 def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
     """To the organizer: a seat keeps missing its deadlines."""
     context = {
         "game": game,
         "seat": seat,
         "seat_number": seat.index + 1,
-        "missed": cards(game.miss_alert_after, "deadline"),
+        "missed": game.miss_alert_after,
         "admin_url": links.admin_url(game),
     }
-    subject = f"{game.subject} — {usertext.isolate(seat.name)} is missing deadlines"
+    subject = _("%(subject)s — %(name)s is missing deadlines") % {
+        "subject": game.subject,
+        "name": usertext.isolate(seat.name),
+    }
     return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
 
 
 def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     """To the player the organizer replaced, at their own address (``seat`` as it
-    was): told plainly, with no link to the seat and nothing of the game's state.
-    Threaded with the emails that player had about the game."""
+    was), in their language: told plainly, with no link to the seat and nothing of
+    the game's state. Threaded with the emails that player had about the game."""
     context = {"game": game, "seat": seat}
-    return _short(seat.email, game.subject, "replaced", context, thread_headers(game, seat, key))
+    headers = thread_headers(game, seat, key)
+    with i18n.as_seat(seat):
+        return _short(seat.email, game.subject, "replaced", context, headers)
 
 
+@_to_the_organizer
 def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -> dict:
     """To the organizer: the ESP says a seat's address takes no more mail."""
     context = {
@@ -260,17 +357,17 @@ def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -
         "problem": problem,
         "admin_url": links.admin_url(game),
     }
-    subject = f"{game.subject} — email to {usertext.isolate(seat.name)} does not arrive"
+    subject = _("%(subject)s — email to %(name)s does not arrive") % {
+        "subject": game.subject,
+        "name": usertext.isolate(seat.name),
+    }
     return _short(game.organizer_email, subject, "undeliverable_alert", context, _own_id(game, key))
 
 
+@_to_the_organizer
 def render_idle_alert(game: Game, key: str) -> dict:
     """To the organizer: nobody moved for ``abandon_after`` phases, so the game
     paused itself; how to resume it."""
-    context = {
-        "game": game,
-        "idle": idle_for(game.idle_phases),
-        "admin_url": links.admin_url(game),
-    }
-    subject = f"{game.subject} — the game paused itself"
+    context = {"game": game, "idle": game.idle_phases, "admin_url": links.admin_url(game)}
+    subject = _("%(subject)s — the game paused itself") % {"subject": game.subject}
     return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))

@@ -11,8 +11,11 @@ seat from the signed link.
 from dataclasses import dataclass
 
 from django.http import QueryDict
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
-from games import narrate
+from games import goodsnames
 from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES
 from games.engine.inspection import HIGHEST_ON_TOP, LOWEST_ON_TOP
@@ -61,11 +64,11 @@ def parse_move(post: QueryDict) -> Move:
     _check_characters(post)
     kind = post.get("move", "")
     if kind not in MOVES:
-        raise FormError("This form is not one the game knows. Please reload the page.")
-    version = _int(post, "version", what="The page version")
+        raise FormError(_("This form is not one the game knows. Please reload the page."))
+    version = _int(post, "version", what=pgettext("a form field", "The page version"))
     key = post.get("key", "").strip()
     if not key or len(key) > MAX_KEY:
-        raise FormError("This form is incomplete. Please reload the page and try again.")
+        raise FormError(_("This form is incomplete. Please reload the page and try again."))
     command = {"type": kind, **PARSERS[kind](post)}
     return Move(command=command, version=version, key=key)
 
@@ -81,8 +84,8 @@ def _check_characters(post) -> None:
         if not has_control(name) and not any(has_control(v, allowed) for v in values):
             continue
         if name == "promise":
-            raise FormError("A promise may hold line breaks, but no other control characters.")
-        raise FormError("This form holds characters it should not. Please reload the page.")
+            raise FormError(_("A promise may hold line breaks, but no other control characters."))
+        raise FormError(_("This form holds characters it should not. Please reload the page."))
 
 
 def _number(raw: str) -> int | None:
@@ -94,25 +97,31 @@ def _int(post, name: str, *, what: str, default: int | None = None) -> int:
     raw = raw.strip() if isinstance(raw, str) else ""
     if raw == "":
         if default is None:
-            raise FormError(f"{what} is missing. Please reload the page and try again.")
+            raise FormError(
+                _("%(what)s is missing. Please reload the page and try again.") % {"what": what}
+            )
         return default
     value = _number(raw)
     if value is None:
-        raise FormError(f"{what} must be a whole number.")
+        raise FormError(_("%(what)s must be a whole number.") % {"what": what})
     if value > MAX_NUMBER:
-        raise FormError(f"{what} must be a whole number up to {MAX_NUMBER:,}.")
+        largest = number_format(MAX_NUMBER, force_grouping=True)
+        raise FormError(
+            _("%(what)s must be a whole number up to %(largest)s.")
+            % {"what": what, "largest": largest}
+        )
     return value
 
 
 def _cards(post, name: str = "cards") -> list:
     values = post.getlist(name)
     if len(values) > MAX_CARDS:
-        raise FormError("Too many cards chosen.")
+        raise FormError(_("Too many cards chosen."))
     cards = [_number(v.strip()) for v in values]
     if None in cards:
-        raise FormError("A chosen card is not valid. Please reload the page.")
+        raise FormError(_("A chosen card is not valid. Please reload the page."))
     if len(set(cards)) != len(cards):
-        raise FormError("The same card is chosen twice.")
+        raise FormError(_("The same card is chosen twice."))
     return cards
 
 
@@ -121,7 +130,7 @@ def _pile(post, name: str = "pile") -> dict:
     choice, else ``{}`` (the engine's default)."""
     if post.get(name, "").strip() == "":
         return {}
-    return {"pile": _int(post, name, what="The discard pile")}
+    return {"pile": _int(post, name, what=pgettext("a form field", "The discard pile"))}
 
 
 # The orders of confiscated goods a page offers (1st edition); the engine takes rankings too.
@@ -136,7 +145,7 @@ def _order(post) -> dict:
         return {}
     if order not in ORDERS:
         raise FormError(
-            "Choose which confiscated goods go on top: the lowest or the highest value."
+            _("Choose which confiscated goods go on top: the lowest or the highest value.")
         )
     return {"order": order}
 
@@ -153,12 +162,22 @@ def _market_turn(post) -> dict:
     between piles does not change what you get). ``top``: the set-aside card
     that ends on top of the pile; the others keep hand order below it."""
     cards = _cards(post)
-    from_0 = _int(post, "from_pile_0", what="Cards from discard pile 1", default=0)
-    from_1 = _int(post, "from_pile_1", what="Cards from discard pile 2", default=0)
+    from_0 = _int(
+        post, "from_pile_0", what=pgettext("a form field", "Cards from discard pile 1"), default=0
+    )
+    from_1 = _int(
+        post, "from_pile_1", what=pgettext("a form field", "Cards from discard pile 2"), default=0
+    )
     if from_0 + from_1 > len(cards):
         raise FormError(
-            f"You set aside {narrate.cards(len(cards))}, so you can take at most that many "
-            "from the discard piles."
+            ngettext(
+                "You set aside %(count)s card, so you can take at most that many "
+                "from the discard piles.",
+                "You set aside %(count)s cards, so you can take at most that many "
+                "from the discard piles.",
+                len(cards),
+            )
+            % {"count": len(cards)}
         )
     draws = ["discard:0"] * from_0 + ["discard:1"] * from_1
     draws += ["deck"] * (len(cards) - len(draws))
@@ -167,15 +186,15 @@ def _market_turn(post) -> dict:
         return command
     pile = _pile(post)
     if not pile:
-        raise FormError("Choose the discard pile that receives the cards you set aside.")
+        raise FormError(_("Choose the discard pile that receives the cards you set aside."))
     top = post.get("top", "").strip()
     order = list(cards)
     if top:
         top_card = _number(top)
         if top_card is None:
-            raise FormError("The card to put on top is not valid.")
+            raise FormError(_("The card to put on top is not valid."))
         if top_card not in cards:
-            raise FormError("The card you put on top must be one of the cards you set aside.")
+            raise FormError(_("The card you put on top must be one of the cards you set aside."))
         order = [c for c in cards if c != top_card] + [top_card]
     return {**command, "order": order, **pile}
 
@@ -184,17 +203,22 @@ def _load_bag(post) -> dict:
     cards = _cards(post)
     declared = post.get("declared", "")
     if declared not in LEGAL_TYPES:
-        raise FormError("Choose the goods you declare: Apples, Cheese, Bread or Chickens.")
+        raise FormError(_("Choose the goods you declare: Apples, Cheese, Bread or Chickens."))
     return {"cards": cards, "declared": declared, "count": len(cards)}
 
 
 def _terms(post) -> dict:
     promise = post.get("promise", "").strip()
     if len(promise) > MAX_PROMISE:
-        raise FormError(f"A promise can be at most {MAX_PROMISE} characters.")
+        raise FormError(
+            _("A promise can be at most %(count)s characters.") % {"count": MAX_PROMISE}
+        )
     bag_goods = {}
-    for name, kind in CARD_TYPES.items():
-        count = _int(post, f"bag_{name}", what=f"{kind.label} from the bag", default=0)
+    for name in CARD_TYPES:
+        what = pgettext("a form field", "%(goods)s from the bag") % {
+            "goods": goodsnames.label(name)
+        }
+        count = _int(post, f"bag_{name}", what=what, default=0)
         if count:
             bag_goods[name] = count
     actions = []
@@ -204,22 +228,22 @@ def _terms(post) -> dict:
         suffix = field.removeprefix("action_")
         bag = _number(suffix)
         if bag is None:
-            raise FormError("A bag in this offer is not valid. Please reload the page.")
+            raise FormError(_("A bag in this offer is not valid. Please reload the page."))
         action = post.get(field, "")
         if action == "":
             continue
         if action not in ("pass", "inspect"):
-            raise FormError("The Sheriff either lets a bag pass or inspects it.")
+            raise FormError(_("The Sheriff either lets a bag pass or inspects it."))
         entry = {"bag": bag, "action": action}
         if action == "inspect":
             entry.update(_pile(post, f"pile_{suffix}"))
         actions.append(entry)
     if not actions:
         raise FormError(
-            "Say what the Sheriff does in this deal: let at least one bag pass, or inspect it."
+            _("Say what the Sheriff does in this deal: let at least one bag pass, or inspect it.")
         )
     return {
-        "gold": _int(post, "gold", what="Gold", default=0),
+        "gold": _int(post, "gold", what=pgettext("a form field", "Gold"), default=0),
         "stand_goods": _cards(post, "stand_goods"),
         "bag_goods": bag_goods,
         "promise": promise,
@@ -231,27 +255,34 @@ def _make_offer(post) -> dict:
     """``to``: a seat, or "deputies" (six players: both Deputies). ``joint``: a
     Deputy's demand made for both Deputies (a ticked box)."""
     to = post.get("to", "").strip()
-    recipient = DEPUTIES if to == DEPUTIES else _int(post, "to", what="The recipient")
+    recipient = (
+        DEPUTIES
+        if to == DEPUTIES
+        else _int(post, "to", what=pgettext("a form field", "The recipient"))
+    )
     command = {"to": recipient, "terms": _terms(post)}
     if post.get("joint", "") not in ("", "yes"):
-        raise FormError("This form is not one the game knows. Please reload the page.")
+        raise FormError(_("This form is not one the game knows. Please reload the page."))
     if post.get("joint") == "yes":
         command["joint"] = True
     return command
 
 
 def _revise_offer(post) -> dict:
-    return {"offer": _int(post, "offer", what="The offer number"), "terms": _terms(post)}
+    return {
+        "offer": _int(post, "offer", what=pgettext("a form field", "The offer number")),
+        "terms": _terms(post),
+    }
 
 
 def _withdraw_offer(post) -> dict:
-    return {"offer": _int(post, "offer", what="The offer number")}
+    return {"offer": _int(post, "offer", what=pgettext("a form field", "The offer number"))}
 
 
 def _accept_offer(post) -> dict:
     return {
-        "offer": _int(post, "offer", what="The offer number"),
-        "revision": _int(post, "revision", what="The offer revision"),
+        "offer": _int(post, "offer", what=pgettext("a form field", "The offer number")),
+        "revision": _int(post, "revision", what=pgettext("a form field", "The offer revision")),
         **_pile(post),
         **_order(post),
     }
@@ -260,17 +291,21 @@ def _accept_offer(post) -> dict:
 def _confirmed(post) -> None:
     """A pass or inspect is final: it is sent only from its confirmation form."""
     if post.get("confirm") != "yes":
-        raise FormError("Confirm the decision first: it is final. Nothing was decided.")
+        raise FormError(_("Confirm the decision first: it is final. Nothing was decided."))
 
 
 def _pass_bag(post) -> dict:
     _confirmed(post)
-    return {"bag": _int(post, "bag", what="The bag")}
+    return {"bag": _int(post, "bag", what=pgettext("a form field", "The bag"))}
 
 
 def _inspect_bag(post) -> dict:
     _confirmed(post)
-    return {"bag": _int(post, "bag", what="The bag"), **_pile(post), **_order(post)}
+    return {
+        "bag": _int(post, "bag", what=pgettext("a form field", "The bag")),
+        **_pile(post),
+        **_order(post),
+    }
 
 
 def _say_no_offer(post) -> dict:
@@ -280,7 +315,7 @@ def _say_no_offer(post) -> dict:
 def _claim_black_market(post) -> dict:
     kind = post.get("kind", "")
     if kind not in BLACK_MARKET_TYPES:
-        raise FormError("Choose the Black Market pile you claim from: Pepper, Mead or Silk.")
+        raise FormError(_("Choose the Black Market pile you claim from: Pepper, Mead or Silk."))
     return {"kind": kind}
 
 

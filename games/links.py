@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
 
@@ -18,7 +19,9 @@ SEAT_LINK_SALT = "sheriff_pbem.links.seat"
 
 
 class LinkError(Exception):
-    """A link that cannot be honoured. ``status`` is the HTTP status to answer."""
+    """A link that cannot be honoured. ``status`` is the HTTP status to answer;
+    ``title`` and ``message`` are lazy: they read in the language active when the
+    page is rendered (no seat is known then: the browser's)."""
 
     def __init__(self, status: int, title: str, message: str):
         super().__init__(message)
@@ -46,11 +49,24 @@ def seat_url(seat: Seat) -> str:
     return settings.SITE_URL + reverse("games:seat", args=[make_token(seat)])
 
 
+def settings_url(seat: Seat) -> str:
+    """The seat's settings page (games/seat_settings.py)."""
+    return settings.SITE_URL + reverse("games:settings", args=[make_token(seat)])
+
+
+def unsubscribe_url(seat: Seat) -> str:
+    """Where a mail app's one-click unsubscribe posts (RFC 8058)."""
+    return settings.SITE_URL + reverse("games:unsubscribe", args=[make_token(seat)])
+
+
 def admin_url(game: Game) -> str:
     """The game's page in the organizer's admin (it asks the organizer to log in),
     on the admin's own host when it has one."""
     base = settings.ADMIN_SITE_URL or settings.SITE_URL
     return base + reverse("admin:games_game_change", args=[game.pk])
+
+
+NOT_VALID = (_("This link is not valid"), _("Please use the latest link from your email."))
 
 
 def resolve(token: str) -> Seat:
@@ -60,26 +76,28 @@ def resolve(token: str) -> Seat:
         data = signing.loads(token, salt=SEAT_LINK_SALT)
         game_id, seat_id, version = int(data["g"]), int(data["s"]), int(data["v"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise LinkError(
-            403, "This link is not valid", "Please use the latest link from your email."
-        ) from None
+        raise LinkError(403, *NOT_VALID) from None
     seat = Seat.objects.select_related("game").filter(pk=seat_id, game_id=game_id).first()
     if seat is None:
-        raise LinkError(
-            403, "This link is not valid", "Please use the latest link from your email."
-        )
+        raise LinkError(403, *NOT_VALID)
     if version != seat.link_version:
         # Only the organizer's "replace a player" rotates a seat's links.
         raise LinkError(
             410,
-            "This seat has been given to another player",
-            "The organizer of this game replaced the player at this seat, so this link "
-            "no longer works. If you think this is a mistake, ask the organizer.",
+            _("This seat has been given to another player"),
+            _(
+                "The organizer of this game replaced the player at this seat, so this link "
+                "no longer works. If you think this is a mistake, ask the organizer."
+            ),
         )
     game = seat.game
     # A cancelled game stays readable (its page says so) as long as a finished one.
     if game.finished_at is not None:
         valid_until = game.finished_at + timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
         if timezone.now() > valid_until:
-            raise LinkError(410, "This game is over", "Links stop working some days after the end.")
+            raise LinkError(
+                410,
+                _("This game is over"),
+                _("Links stop working some days after the end."),
+            )
     return seat

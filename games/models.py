@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import usertext
 from games.engine import GameConfig, State
@@ -89,6 +90,19 @@ class Game(models.Model):
         help_text="When this many phases in a row reach their deadline with nobody having "
         "moved, the game pauses itself and emails the organizer (0: never).",
     )
+    away_pauses = models.BooleanField(
+        default=True,
+        help_text="When a deadline falls while a player it waits for is away (they said so in "
+        "their settings), the game waits for them: the phase starts again when they are "
+        "back. Off: the missed-move defaults apply as usual.",
+    )
+    away_cap_days = models.PositiveSmallIntegerField(
+        default=7,
+        validators=[MinValueValidator(0)],
+        help_text="At most this many days of waiting for away players in the whole game "
+        "(0: never wait).",
+    )
+    away_minutes_used = models.FloatField(default=0, editable=False)
     # --- the current phase's timing (the database is the source of truth) -----------
     phase_since = models.PositiveIntegerField(default=0, editable=False)
     phase_deadline = models.DateTimeField(null=True, blank=True, editable=False)
@@ -144,7 +158,23 @@ class Seat(models.Model):
     name = models.CharField(max_length=60)
     email = models.EmailField()
     timezone = models.CharField(max_length=64, default="UTC")
-    language = models.CharField(max_length=8, default="en")
+    language = models.CharField(max_length=8, default="en")  # one of settings.LANGUAGES
+
+    class Notify(models.TextChoices):
+        """Which emails the player wants (games.notifications.wanted). An email that
+        asks for a move is always sent; the news of one not sent comes with the next."""
+
+        EVERY_EVENT = "all", _("Every event")
+        TURN_AND_RESULTS = "results", _("My turn and results")
+        TURN_ONLY = "turn", _("My turn only")
+
+    notify = models.CharField(max_length=8, choices=Notify.choices, default=Notify.TURN_AND_RESULTS)
+    # A daily summary of what happened, at this hour of the seat's own zone (None: none).
+    digest_hour = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_digest_on = models.DateField(null=True, blank=True, editable=False)
+    # Away from the first to the last of these days, inclusive, in the seat's zone.
+    away_from = models.DateField(null=True, blank=True)
+    away_until = models.DateField(null=True, blank=True)
     # Bumping the version revokes every link sent before.
     link_version = models.PositiveIntegerField(default=1)
     # The first event this seat's emails have not told it about yet ("what just happened").

@@ -20,6 +20,7 @@ organizer's alerts and the farewell to a player who was replaced.
 import hashlib
 import logging
 from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import transaction
@@ -34,6 +35,7 @@ GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
+DIGEST = "digest"  # a player's daily summary, at the hour they chose
 REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
@@ -156,19 +158,79 @@ def _gather_offers(wanted: list) -> list:
 
 
 def emails_owed(moves: list) -> list:
-    """The emails ``record_many(moves)`` owes, as unsaved rows (no query)."""
-    wanted = []
+    """The emails ``record_many(moves)`` owes, as unsaved rows (no query), less
+    those their readers chose not to get (``wanted``)."""
+    rows = []
     for game, seats, state, events in moves:
         by_index = {seat.index: seat for seat in seats}
         for index, (kind, cause) in sorted(owed(state, events).items()):
-            wanted.append(_owed_email(game, by_index[index], kind, cause))
-    return wanted
+            if wanted(by_index[index], kind, state):
+                rows.append(_owed_email(game, by_index[index], kind, cause))
+    return rows
+
+
+# The emails each notification setting sends besides those that ask for a move
+# (a new phase with a move to make, every bag decidable, a reminder, an offer or a
+# demand the reader must answer), which are always sent. The news of an email not
+# sent is told in the reader's next one, which tells everything since the last.
+SENT_FOR = {
+    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, OFFER},
+    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL},
+    Seat.Notify.TURN_ONLY: {GAME_OVER, START},
+}
+
+
+def wanted(seat: Seat, kind: str, state) -> bool:
+    """Does the seat get this email, by its notification setting?"""
+    if kind in (YOUR_MOVE, DECIDE, REMINDER) or kind in SENT_FOR.get(seat.notify, {kind}):
+        return True
+    if kind == OFFER:  # always, when an open offer awaits the reader's answer
+        return seat.index in _to_answer(state)
+    if kind == ROUND_OVER:  # the round's end doubles as the email of a new move
+        return actions(state)[seat.index]["must_act"] if not state.is_over() else True
+    return False
+
+
+def _to_answer(state) -> set:
+    """Seats an open offer waits for: they must accept it (or let it lapse)."""
+    offers = getattr(state.phase, "offers", {}) if state.phase is not None else {}
+    return {
+        seat
+        for offer in offers.values()
+        if offer["status"] == "open"
+        for seat in acceptors(state, offer)
+        if seat not in offer.get("accepted", [])
+    }
 
 
 def record_reminders(game: Game, state, awaited: list) -> list:
     """One reminder per seat and phase, to the seats that still owe a move."""
     seats = game.seats.filter(index__in=awaited)
     return _record_all([(game, s, REMINDER, f"remind{state.phase.since}") for s in seats])
+
+
+def record_digests(now) -> list:
+    """The daily summaries due now: each seat that asked for one at this hour of
+    its own zone, has not had today's and has news since its last email."""
+    wanted_now = []
+    seats = Seat.objects.filter(
+        digest_hour__isnull=False, game__status=Game.Status.ACTIVE, undeliverable_at__isnull=True
+    ).select_related("game")
+    for seat in seats:
+        local = now.astimezone(_zone(seat.timezone))
+        if local.hour != seat.digest_hour or seat.last_digest_on == local.date():
+            continue
+        Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
+        if seat.game.events.filter(seq__gte=seat.notified_seq).exists():
+            wanted_now.append((seat.game, seat, DIGEST, f"digest{local.date():%Y%m%d}"))
+    return _record_all(wanted_now)
+
+
+def _zone(name: str):
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
 def record_welcome(game: Game, seat: Seat, state) -> list:

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import i18n
 from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,8 @@ def render(email: OutboxEmail, now) -> None:
     from games import emails
 
     game, seat = email.game, email.seat
-    message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
+    with i18n.as_seat(seat):
+        message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
         setattr(email, field, message[field])
     email.rendered_at = now

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.utils.translation import ngettext
 
 
 @dataclass(frozen=True)
@@ -37,5 +38,8 @@ def take(allowance: Allowance, now: datetime) -> tuple[Allowance | None, int]:
 
 
 def too_fast_message(wait: int) -> str:
-    when = f"{wait} second{'s' if wait != 1 else ''}"
-    return f"Too many moves in a short time: nothing was done. Try again in {when}."
+    return ngettext(
+        "Too many moves in a short time: nothing was done. Try again in %(count)s second.",
+        "Too many moves in a short time: nothing was done. Try again in %(count)s seconds.",
+        wait,
+    ) % {"count": wait}

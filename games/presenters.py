@@ -11,7 +11,13 @@ import secrets
 from datetime import UTC
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from games import engine
+from django.utils.formats import date_format
+from django.utils.functional import lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
+from games import engine, errors, goodsnames
 from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
@@ -32,33 +38,46 @@ LOG_PAGE_LINES = 100  # the whole log is read a page at a time: a page stays sma
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 # What a seat's move asks for, by phase: the preheader, the line mail apps show first.
 ASKS = {
-    "market": "choose the cards to set aside",
-    "market_turn": "take your market turn",
-    "load": "load your bag and declare it",
-    "inspection": "decide the bags",
-    "black_market": "claim from the Black Market or pass",
+    "market": pgettext_lazy("what a move asks", "choose the cards to set aside"),
+    "market_turn": pgettext_lazy("what a move asks", "take your market turn"),
+    "load": pgettext_lazy("what a move asks", "load your bag and declare it"),
+    "inspection": pgettext_lazy("what a move asks", "decide the bags"),
+    "black_market": pgettext_lazy("what a move asks", "claim from the Black Market or pass"),
 }
 PHASE_TITLES = {
-    "market": "Market",
-    "market_turn": "Market",
-    "load": "Load your bag and declare",
-    "inspection": "Inspection",
-    "black_market": "Black Market",
-    "game_over": "Game over",
+    "market": pgettext_lazy("a phase", "Market"),
+    "market_turn": pgettext_lazy("a phase", "Market"),
+    "load": pgettext_lazy("a phase", "Load your bag and declare"),
+    "inspection": pgettext_lazy("a phase", "Inspection"),
+    "black_market": pgettext_lazy("a phase", "Black Market"),
+    "game_over": pgettext_lazy("a phase", "Game over"),
 }
-ACTION_LABELS = {"pass": "let pass", "inspect": "inspect"}
 # Legal or contraband is told by a symbol and a word, never by colour alone.
 KINDS = {
-    "legal": ("✓", "legal goods"),
-    "contraband": ("✗", "contraband"),
-    "royal": ("♛", "royal goods (contraband)"),
+    "legal": ("✓", pgettext_lazy("a kind of goods", "legal goods")),
+    "contraband": ("✗", pgettext_lazy("a kind of goods", "contraband")),
+    "royal": ("♛", pgettext_lazy("a kind of goods", "royal goods (contraband)")),
 }
-KINDS_LEGEND = " · ".join(f"{mark} {name}" for mark, name in KINDS.values())
+
+
+def kinds_legend() -> str:
+    """ "✓ legal goods · ✗ contraband · ♛ royal goods (contraband)", in the reader's language."""
+    return " · ".join(f"{mark} {name}" for mark, name in KINDS.values())
+
+
+KINDS_LEGEND = lazy(kinds_legend, str)()  # evaluated where it is shown
+# An offer's status, as its tag says it.
 STATUS_LABELS = {
-    "open": "open",
-    "accepted": "accepted",
-    "withdrawn": "withdrawn",
-    "lapsed": "lapsed",
+    "open": pgettext_lazy("an offer", "open"),
+    "accepted": pgettext_lazy("an offer", "accepted"),
+    "withdrawn": pgettext_lazy("an offer", "withdrawn"),
+    "lapsed": pgettext_lazy("an offer", "lapsed"),
+}
+# A bag on the table: waiting for its decision, or what was decided.
+BAG_STATUS = {
+    "waiting": pgettext_lazy("a bag", "waiting"),
+    "passed": pgettext_lazy("a bag", "passed"),
+    "inspected": pgettext_lazy("a bag", "inspected"),
 }
 
 
@@ -90,10 +109,10 @@ def card_type(name: str) -> dict:
     mark, kind_name = KINDS[kind.kind]
     return {
         "type": kind.name,
-        "label": kind.label,
+        "label": goodsnames.label(name),
         "kind": kind.kind,
         "mark": mark,
-        "kind_name": kind_name,
+        "kind_name": str(kind_name),
         "value": kind.value,
         "penalty": kind.penalty,
     }
@@ -120,7 +139,7 @@ def goods_text(types: list) -> str:
 
 
 def label(name: str) -> str:
-    return CARD_TYPES[name].label
+    return goodsnames.label(name)
 
 
 def declaration_text(declaration: dict | None) -> str:
@@ -147,6 +166,7 @@ def seat_page(
     confirm: dict | None = None,
     sent: dict | None = None,
     openings: list = (),
+    away: dict | None = None,
 ) -> dict:
     """``confirm``: a pass/inspect the Sheriff asked for (``?decide=...&bag=...``),
     shown for confirmation before it is sent. ``sent``: a refused form as the
@@ -172,14 +192,14 @@ def seat_page(
         "over": view["phase"]["kind"] == "game_over",
         "phase": phase(view, names, None if halted else bargaining_until),
         "mine": my_goods(view),
-        "players": table(view, names),
+        "players": table(view, names, away),
         "piles": piles(view),
         "booty": booty(view),
         "black_market": black_market(view, names),
         "deadline": None if halted else deadline,
         "halted": halted,
         "openings": list(openings),
-        "kinds_legend": KINDS_LEGEND,
+        "kinds_legend": kinds_legend(),
         "log": by_round(log),
         "log_all": log_all,
         "log_more": log_more,
@@ -218,81 +238,113 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
     kind = view["phase"]["kind"]
     me = view["me"]["seat"]
     awaiting = view["phase"]["awaiting"]
-    title = PHASE_TITLES.get(kind, kind)
+    title = str(PHASE_TITLES.get(kind, kind))
     if kind == "market_turn":
         turn = view["phase"]["seat"]
-        title = "Market — your turn" if turn == me else f"Market — {names[turn]}'s turn"
+        if turn == me:
+            title = pgettext("a phase", "Market — your turn")
+        else:
+            title = pgettext("a phase", "Market — %(name)s's turn") % {"name": names[turn]}
     waiting = waiting_to_speak(view)
     my_turn = me in awaiting or me in waiting
     ask, ask_by = ASKS.get(kind, ""), None
     role = role_this_round(view, names)
     if kind == "market":
         if role:
-            hint = f"{role} The merchants are choosing cards to trade."
+            hint = role + " " + _("The merchants are choosing cards to trade.")
         elif my_turn:
-            hint = (
+            hint = _(
                 "Choose up to 5 cards to set aside. You draw as many from the deck; "
                 "everyone sees the cards you set aside."
             )
         else:
-            hint = "Your market choice is in. The exchanges happen once every merchant has chosen."
+            hint = _(
+                "Your market choice is in. The exchanges happen once every merchant has chosen."
+            )
     elif kind == "market_turn":
         if my_turn:
-            hint = (
+            hint = _(
                 "Set aside up to 5 cards and take as many back: first from the top of the "
                 "discard piles if you like, the rest from the deck."
             )
         else:
-            hint = "Merchants take their market turns one by one, clockwise from the Sheriff."
+            hint = _("Merchants take their market turns one by one, clockwise from the Sheriff.")
     elif kind == "load":
         if role:
             hint = (
-                f"{role} The merchants are loading their bags. Declarations are revealed together."
+                role
+                + " "
+                + _("The merchants are loading their bags. Declarations are revealed together.")
             )
         elif my_turn:
-            hint = (
+            hint = _(
                 "Put 1 to 5 cards in your bag and declare one kind of legal goods. "
                 "The number declared is the number of cards in the bag — the kind may be a lie."
             )
         else:
-            hint = "Your bag is closed. Declarations are revealed when every bag is in."
+            hint = _("Your bag is closed. Declarations are revealed when every bag is in.")
     elif kind == "inspection":
         ask, ask_by, hint = inspection_hint(view, names, bargaining_until, my_turn)
     elif kind == "black_market":
         hint = black_market_hint(view, names, my_turn)
     else:
-        winners = [s["seat"] for s in view["scores"] if s["winner"]]
-        named = " and ".join("you" if s == me else names[s] for s in winners)
-        hint = f"The game is over. {named[0].upper() + named[1:]} won" + (
-            " — well done!" if me in winners else "."
-        )
+        hint = game_over_hint(view, names)
     return {
         "kind": kind,
         "title": title,
         "hint": hint,
-        "ask": ask if my_turn else "",
+        "ask": str(ask) if my_turn else "",
         "ask_by": ask_by,  # when the ask is due, if not the phase deadline
         "bargaining_until": bargaining_until if waiting else None,
         "next": "" if my_turn else next_email(view, kind),
         "my_turn": my_turn,
         # Merchants still to speak (bargaining) are waited for too, if not by the deadline.
-        "awaiting": [names[s] if s != me else "you" for s in [*awaiting, *waiting]],
+        "awaiting": [names[s] if s != me else str(YOU) for s in [*awaiting, *waiting]],
     }
+
+
+# The reader, where a sentence names them among others: "Waiting for: Ann, you".
+YOU = pgettext_lazy("subject", "you")
+YOU_AFTER = pgettext_lazy("after a preposition", "you")
+
+
+def and_list(parts: list) -> str:
+    """Names as a sentence lists them: "Ann and Ben"; three as "Ann and Ben and Cid"
+    in English, "Ana, Ben y Cid" in Spanish."""
+    if len(parts) < 2:
+        return "".join(parts)
+    between = pgettext("joins the names of a list, but the last two", " and ")
+    last = pgettext("joins the last two names of a list", " and ")
+    return between.join(parts[:-1]) + last + parts[-1]
+
+
+def game_over_hint(view: dict, names: list) -> str:
+    """Who won, said to this seat."""
+    me = view["me"]["seat"]
+    winners = [s["seat"] for s in view["scores"] if s["winner"]]
+    if winners == [me]:
+        return _("The game is over. You won — well done!")
+    named = capfirst(and_list([str(YOU) if s == me else names[s] for s in winners]))
+    if me in winners:
+        return _("The game is over. %(names)s won — well done!") % {"names": named}
+    return ngettext(
+        "The game is over. %(names)s won.", "The game is over. %(names)s won.", len(winners)
+    ) % {"names": named}
 
 
 def role_this_round(view: dict, names: list) -> str:
     """For the Sheriff or a Deputy, what they are this round; "" for a merchant."""
     me = view["me"]["seat"]
     if view["sheriff"] == me:
-        return "You are the Sheriff this round."
+        return _("You are the Sheriff this round.")
     other = partner(view, me)
     if other is None:
         return ""
-    return f"You are a Deputy this round, with {names[other]}."
+    return _("You are a Deputy this round, with %(name)s.") % {"name": names[other]}
 
 
 # What happens to a bag the two Deputies call (rules-decisions.md, Six players).
-DEPUTY_CALLS = (
+DEPUTY_CALLS = gettext_lazy(
     "If you both let it pass, it passes; if you both inspect it, you inspect it "
     "together (an honest merchant is paid half the penalties by each of you, a liar's "
     "fine goes to the Booty); if only one of you inspects, that Deputy inspects alone. "
@@ -303,61 +355,139 @@ DEPUTY_CALLS = (
 def inspection_hint(view: dict, names: list, bargaining_until, my_turn: bool) -> tuple:
     """(ask, ask_by, hint) of the inspection for this seat."""
     me = view["me"]["seat"]
-    ask, ask_by = ASKS["inspection"], None
-    waiting = waiting_to_speak(view)
     six = bool(deputies(view))
-    deciders = "the Deputies" if six else "the Sheriff"
-    who_decides = deciders[0].upper() + deciders[1:]
-    until = f", or from {bargaining_until['short']} (your time)" if bargaining_until else ""
     if is_inspector(view, me):
-        verb, what = ("call", "Call every bag") if six else ("decide", "Decide every bag")
-        rules = f" {names[partner(view, me)]} calls each bag too. {DEPUTY_CALLS}" if six else ""
-        if waiting and my_turn:
-            ask = f"bargain, then {verb} the bags"
-            who = " and ".join(names[s] for s in waiting)
-            hint = (
-                f"Bargaining comes first: you can {verb} a bag once its merchant has made an "
-                f"offer or said “no offer”{until}. Still to speak: {who}. Meanwhile you may "
-                "make demands and accept offers — an accepted deal is carried out at once." + rules
-            )
-        elif my_turn:
-            ask = f"{verb} the bags"
-            hint = (
-                f"{what}: let it pass or inspect it. You may make demands and accept "
-                "offers first — an accepted deal is carried out at once." + rules
-            )
-        else:
-            hint = (
-                f"You have called every bag; {names[partner(view, me)]} has still to call some."
-                if six
-                else "Every bag is decided."
-            )
-        return ask, ask_by, hint
-    claim = " " + CLAIM_NOW if claimable(view) else ""
-    if me in waiting:
-        ask, ask_by = f"make {deciders} an offer or say “no offer”", bargaining_until
-        until = f" (or until {bargaining_until['short']}, your time)" if until else ""
-        return (
-            ask,
-            ask_by,
-            f"Bargaining: offer {deciders} gold or goods to let your bag pass (or to "
-            f"inspect someone else's), or say “no offer”. {who_decides} cannot "
-            f"decide your bag before you have{until}. Everything said is public.",
-        )
+        ask, hint = inspector_hint(view, names, bargaining_until, my_turn)
+        return ask, None, hint
+    if me in waiting_to_speak(view):
+        ask, hint = bargaining_hint(six, bargaining_until)
+        return ask, bargaining_until, hint
     if six:
-        hint = (
+        hint = _(
             "The Deputies are calling the bags. You may make offers to one Deputy or to "
             "both (paid to the Booty) about your bag or anyone's. Everything said is public."
         )
     else:
-        hint = (
+        hint = _(
             "The Sheriff is deciding the bags. You may make offers to the Sheriff about "
             "your bag or anyone's. Everything said is public."
         )
-    return ask, ask_by, hint + claim
+    claim = " " + str(CLAIM_NOW) if claimable(view) else ""
+    return str(ASKS["inspection"]), None, hint + claim
 
 
-CLAIM_NOW = (
+def inspector_hint(view: dict, names: list, bargaining_until, my_turn: bool) -> tuple:
+    """(ask, hint) of the inspection for the Sheriff or a Deputy."""
+    me = view["me"]["seat"]
+    six = bool(deputies(view))
+    waiting = waiting_to_speak(view)
+    rules = ""
+    if six:
+        other = {"name": names[partner(view, me)]}
+        rules = " " + _("%(name)s calls each bag too.") % other + " " + str(DEPUTY_CALLS)
+    if waiting and my_turn:
+        if six:
+            ask = pgettext("what a move asks", "bargain, then call the bags")
+        else:
+            ask = pgettext("what a move asks", "bargain, then decide the bags")
+        who = {"names": and_list([names[s] for s in waiting])}
+        hint = " ".join(
+            [
+                bargaining_first(six, bargaining_until),
+                _("Still to speak: %(names)s.") % who,
+                _(
+                    "Meanwhile you may make demands and accept offers — an accepted deal "
+                    "is carried out at once."
+                ),
+            ]
+        )
+        return ask, hint + rules
+    if my_turn:
+        if six:
+            ask = pgettext("what a move asks", "call the bags")
+            what = _("Call every bag: let it pass or inspect it.")
+        else:
+            ask = str(ASKS["inspection"])
+            what = _("Decide every bag: let it pass or inspect it.")
+        first = _(
+            "You may make demands and accept offers first — an accepted deal is carried "
+            "out at once."
+        )
+        return ask, what + " " + first + rules
+    if six:
+        return "", _("You have called every bag; %(name)s has still to call some.") % other
+    return "", _("Every bag is decided.")
+
+
+# For the Sheriff or a Deputy (by ``six``): a bag waits for its merchant to speak,
+# or for the end of the bargaining time.
+BARGAINING_FIRST = {
+    False: (
+        gettext_lazy(
+            "Bargaining comes first: you can decide a bag once its merchant has made an "
+            "offer or said “no offer”."
+        ),
+        gettext_lazy(
+            "Bargaining comes first: you can decide a bag once its merchant has made an "
+            "offer or said “no offer”, or from %(time)s (your time)."
+        ),
+    ),
+    True: (
+        gettext_lazy(
+            "Bargaining comes first: you can call a bag once its merchant has made an "
+            "offer or said “no offer”."
+        ),
+        gettext_lazy(
+            "Bargaining comes first: you can call a bag once its merchant has made an "
+            "offer or said “no offer”, or from %(time)s (your time)."
+        ),
+    ),
+}
+# For a merchant the Sheriff (or, by ``six``, the Deputies) wait for: what is asked,
+# the offer to make, and the wait without and with a bargaining time.
+BARGAINING = {
+    False: (
+        pgettext_lazy("what a move asks", "make the Sheriff an offer or say “no offer”"),
+        gettext_lazy(
+            "Bargaining: offer the Sheriff gold or goods to let your bag pass (or to "
+            "inspect someone else's), or say “no offer”."
+        ),
+        gettext_lazy("The Sheriff cannot decide your bag before you have."),
+        gettext_lazy(
+            "The Sheriff cannot decide your bag before you have (or until %(time)s, your time)."
+        ),
+    ),
+    True: (
+        pgettext_lazy("what a move asks", "make the Deputies an offer or say “no offer”"),
+        gettext_lazy(
+            "Bargaining: offer the Deputies gold or goods to let your bag pass (or to "
+            "inspect someone else's), or say “no offer”."
+        ),
+        gettext_lazy("The Deputies cannot decide your bag before you have."),
+        gettext_lazy(
+            "The Deputies cannot decide your bag before you have (or until %(time)s, your time)."
+        ),
+    ),
+}
+
+
+def bargaining_first(six: bool, bargaining_until) -> str:
+    """For the Sheriff or a Deputy: the bags wait for their merchants first."""
+    plain, until = BARGAINING_FIRST[six]
+    if bargaining_until is None:
+        return str(plain)
+    return until % {"time": bargaining_until["short"]}
+
+
+def bargaining_hint(six: bool, bargaining_until) -> tuple:
+    """(ask, hint) for a merchant the Sheriff (or the Deputies) wait for."""
+    ask, offer, wait, wait_until = BARGAINING[six]
+    if bargaining_until is not None:
+        wait = wait_until % {"time": bargaining_until["short"]}
+    return str(ask), " ".join([str(offer), str(wait), _("Everything said is public.")])
+
+
+CLAIM_NOW = gettext_lazy(
     "Your bag is through: you may claim a Black Market card now (below), until the inspection ends."
 )
 
@@ -370,32 +500,40 @@ def claimable(view: dict) -> bool:
 def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
     me = view["me"]["seat"]
     if my_turn:
-        return (
+        return _(
             "Every bag is decided. You may still trade 3 contraband of one kind from your "
             "stand for the top card of that Black Market pile — or make no claim. Choices "
             "are sealed and carried out together, clockwise; a claim on a pile an earlier "
             "claimant emptied comes to nothing."
         )
     others = [names[s] for s in view["phase"].get("seats", []) if s != me]
-    who = " and ".join(others) or "the merchants"
-    return (
-        f"Every bag is decided. {who} may still claim from the Black Market; then the round ends."
-    )
+    if not others:
+        return _(
+            "Every bag is decided. The merchants may still claim from the Black Market; "
+            "then the round ends."
+        )
+    return ngettext(
+        "Every bag is decided. %(names)s may still claim from the Black Market; then the "
+        "round ends.",
+        "Every bag is decided. %(names)s may still claim from the Black Market; then the "
+        "round ends.",
+        len(others),
+    ) % {"names": and_list(others)}
 
 
 def next_email(view: dict, kind: str) -> str:
     """For a seat with nothing to do now: when it will hear from the game again."""
     sheriff = is_inspector(view, view["me"]["seat"])
     if kind == "market" and not sheriff:
-        return "We will email you when it is time to load your bag."
+        return _("We will email you when it is time to load your bag.")
     if kind in ("market", "market_turn", "load"):
         if kind == "market_turn" and not sheriff:
-            return "We will email you when it is your turn, and when the bags are on the table."
-        return "We will email you when the bags are on the table."
+            return _("We will email you when it is your turn, and when the bags are on the table.")
+        return _("We will email you when the bags are on the table.")
     if kind == "inspection" and not sheriff:
-        return "We will email you when an offer concerns you and when the round is over."
+        return _("We will email you when an offer concerns you and when the round is over.")
     if kind in ("inspection", "black_market"):
-        return "We will email you when the round is over."
+        return _("We will email you when the round is over.")
     return ""
 
 
@@ -413,7 +551,8 @@ def my_goods(view: dict) -> dict:
         "set_aside": cards(aside),
         "bag": cards(me["bag"]),
         "declaration": declaration_text(me.get("declaration")),
-        "bag_status": mine.get("bag_status", ""),
+        "bag_status": bag_status(mine),
+        "bag_waiting": mine.get("bag_status") == "waiting",
         "stand": grouped([c["type"] for c in mine["stand"]]),
         "contraband": grouped([c["type"] for c in contraband]),
         "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband),
@@ -426,13 +565,16 @@ def my_goods(view: dict) -> dict:
     }
 
 
-def table(view: dict, names: list) -> list:
+def table(view: dict, names: list, away: dict | None = None) -> list:
+    """The seats' rows; ``away``: seat index -> when an away player is back
+    (``away_notes``)."""
     kind = view["phase"]["kind"]
     over = kind == "game_over"
     rows = []
     for p in view["players"]:
         seat = p["seat"]
         deputy = p.get("is_deputy", False)
+        status = seat_status(view, p)
         rows.append(
             {
                 "seat": seat,
@@ -447,33 +589,56 @@ def table(view: dict, names: list) -> list:
                 "contraband_count": p["contraband_count"],
                 "black_market": claimed_cards(view, p.get("black_market", [])),
                 "declaration": declaration_text(p.get("declaration")),
-                "bag_status": p.get("bag_status", ""),
+                "bag_status": bag_status(p),
+                "bag_waiting": p.get("bag_status") == "waiting",
                 "calls": bag_calls(view, names, p),
-                "status": seat_status(view, p),
+                "status": str(SEAT_STATUS.get(status, "")),
+                "status_key": status,  # the badge's style
+                "away": (away or {}).get(seat, ""),
             }
         )
     return rows
 
 
+def bag_status(p: dict) -> str:
+    """A bag on the table, in words: "waiting", "passed", "inspected" ("" with none)."""
+    return str(BAG_STATUS.get(p.get("bag_status", ""), ""))
+
+
+# The word on a seat's row, by status (the key is the badge's style).
+SEAT_STATUS = {
+    "to-play": pgettext_lazy("a seat", "to play"),
+    "done": pgettext_lazy("a seat", "done"),
+    "to-offer-or-say-no-offer": pgettext_lazy("a seat", "to offer or say no offer"),
+    "calling-bags": pgettext_lazy("a seat", "calling bags"),
+    "deciding": pgettext_lazy("a seat", "deciding"),
+}
+
+
 def seat_status(view: dict, p: dict) -> str:
-    """The word on a seat's row: what the table waits for from it, or that it is done."""
+    """A seat's row: what the table waits for from it, or that it is done (a key of
+    SEAT_STATUS, or "")."""
     kind = view["phase"]["kind"]
     seat = p["seat"]
     awaiting = view["phase"]["awaiting"]
     if kind in ("market", "load", "black_market"):
         if seat in awaiting:
-            return "to play"
+            return "to-play"
         return "done" if p.get("acted") else ""
     if kind == "market_turn":
-        return "to play" if seat in awaiting else ""
+        return "to-play" if seat in awaiting else ""
     if kind == "inspection":
         if seat in waiting_to_speak(view):
-            return "to offer or say no offer"
-        return ("calling bags" if p.get("is_deputy") else "deciding") if seat in awaiting else ""
+            return "to-offer-or-say-no-offer"
+        return ("calling-bags" if p.get("is_deputy") else "deciding") if seat in awaiting else ""
     return ""
 
 
-CALL_WORDS = {None: "not called yet", "pass": "let pass", "inspect": "inspect"}
+CALL_WORDS = {
+    None: pgettext_lazy("a Deputy's call", "not called yet"),
+    "pass": pgettext_lazy("a Deputy's call", "let pass"),
+    "inspect": pgettext_lazy("a Deputy's call", "inspect"),
+}
 
 
 def bag_calls(view: dict, names: list, p: dict) -> list:
@@ -481,7 +646,7 @@ def bag_calls(view: dict, names: list, p: dict) -> list:
     if p.get("bag_status") != "waiting" or not p.get("calls"):
         return []
     return [
-        {"name": names[deputy], "call": CALL_WORDS[call], "called": call is not None}
+        {"name": names[deputy], "call": str(CALL_WORDS[call]), "called": call is not None}
         for deputy, call in zip(deputies(view), p["calls"], strict=True)
     ]
 
@@ -497,19 +662,63 @@ def turns_as_inspector(view: dict, p: dict, *, over: bool) -> str:
 
 
 def role_times(role: str, times: int, total: int, *, now: bool, over: bool) -> str:
-    """How often a player has had a role, in words: each player has it ``total``
-    times; ``times`` counts the current round."""
+    """How often a player has had a role ("Sheriff" or "Deputy"), in words: each
+    player has it ``total`` times; ``times`` counts the current round."""
+    values = {"times": times, "total": total, "ordinal": ordinal(times)}
+    deputy = role == "Deputy"
     if over:
-        return f"{role} {times} of {total} times"
-    if now:
-        return f"{role} for the {ordinal(times)} of {total} times"
-    return f"{role} {times} of {total} times so far"
+        if deputy:
+            text = ngettext(
+                "Deputy %(times)s of %(total)s times", "Deputy %(times)s of %(total)s times", total
+            )
+        else:
+            text = ngettext(
+                "Sheriff %(times)s of %(total)s times",
+                "Sheriff %(times)s of %(total)s times",
+                total,
+            )
+    elif now:
+        if deputy:
+            text = ngettext(
+                "Deputy for the %(ordinal)s of %(total)s times",
+                "Deputy for the %(ordinal)s of %(total)s times",
+                total,
+            )
+        else:
+            text = ngettext(
+                "Sheriff for the %(ordinal)s of %(total)s times",
+                "Sheriff for the %(ordinal)s of %(total)s times",
+                total,
+            )
+    elif deputy:
+        text = ngettext(
+            "Deputy %(times)s of %(total)s times so far",
+            "Deputy %(times)s of %(total)s times so far",
+            total,
+        )
+    else:
+        text = ngettext(
+            "Sheriff %(times)s of %(total)s times so far",
+            "Sheriff %(times)s of %(total)s times so far",
+            total,
+        )
+    return text % values
+
+
+# Ordinal numbers by their English suffix; a language with one form for all writes
+# the same for each.
+ORDINALS = {
+    "st": pgettext_lazy("an ordinal number, as in '1st'", "%(n)sst"),
+    "nd": pgettext_lazy("an ordinal number, as in '2nd'", "%(n)snd"),
+    "rd": pgettext_lazy("an ordinal number, as in '3rd'", "%(n)srd"),
+    "th": pgettext_lazy("an ordinal number, as in '4th'", "%(n)sth"),
+}
 
 
 def ordinal(n: int) -> str:
-    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th' (in Spanish '1.ª')."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return ORDINALS[suffix] % {"n": n}
 
 
 def piles(view: dict) -> dict:
@@ -546,8 +755,9 @@ def claimed_cards(view: dict, claimed: list) -> str:
     if not claimed:
         return ""
     text = ", ".join(f"{label(c['type'])} ({c['value']})" for c in claimed)
-    provisional = view.get("black_market", {}).get("provisional")
-    return text + (" — provisional values" if provisional else "")
+    if view.get("black_market", {}).get("provisional"):
+        return _("%(cards)s — provisional values") % {"cards": text}
+    return text
 
 
 def black_market(view: dict, names: list) -> dict | None:
@@ -699,8 +909,16 @@ def claim_form(view: dict, move: dict, typed: dict) -> dict:
 
 
 CONFIRM = {
-    "pass": ("pass_bag", "Let {name}'s bag pass?", "Yes, let it pass"),
-    "inspect": ("inspect_bag", "Inspect {name}'s bag?", "Yes, inspect it"),
+    "pass": (
+        "pass_bag",
+        gettext_lazy("Let %(name)s's bag pass?"),
+        gettext_lazy("Yes, let it pass"),
+    ),
+    "inspect": (
+        "inspect_bag",
+        gettext_lazy("Inspect %(name)s's bag?"),
+        gettext_lazy("Yes, inspect it"),
+    ),
 }
 
 
@@ -719,11 +937,11 @@ def confirmation(decide: dict | None, asked: dict | None) -> dict | None:
     return {
         "move": move,
         "bag": bag,
-        "question": question.format(name=bag["name"]),
-        "button": button,
+        "question": question % {"name": bag["name"]},
+        "button": str(button),
         "pile": pile if pile in ("0", "1") else None,
         "order": order if order in ORDER_WORDS else None,
-        "order_words": ORDER_WORDS.get(order, ""),
+        "order_words": str(ORDER_WORDS.get(order, "")),
         "deputies": deputy_outcome(decide, bag, asked["decide"]),
     }
 
@@ -732,23 +950,25 @@ def deputy_outcome(decide: dict, bag: dict, mine: str) -> str:
     """For a Deputy confirming a call: what it does with the other Deputy's call."""
     if not decide["deputy"]:
         return ""
-    partner_name, theirs = decide["partner"], bag["partner_call"]
+    theirs = bag["partner_call"]
+    partner_name = {"name": decide["partner"]}
     if theirs is None:
-        return f"{partner_name} has not called this bag yet; the bag is decided once both have."
-    said = f"{partner_name} called “{CALL_WORDS[theirs]}”"
-    if mine == theirs == "pass":
-        return f"{said}: the bag passes."
-    if mine == theirs == "inspect":
-        return f"{said}: you inspect it together."
-    if mine == "inspect":
-        return f"{said}: you inspect it alone, and pay or receive alone."
-    return f"{said}: {partner_name} inspects it alone."
+        text = _("%(name)s has not called this bag yet; the bag is decided once both have.")
+    elif mine == theirs == "pass":
+        text = _("%(name)s called “let pass”: the bag passes.")
+    elif mine == theirs == "inspect":
+        text = _("%(name)s called “inspect”: you inspect it together.")
+    elif mine == "inspect":
+        text = _("%(name)s called “let pass”: you inspect it alone, and pay or receive alone.")
+    else:
+        text = _("%(name)s called “inspect”: %(name)s inspects it alone.")
+    return text % partner_name
 
 
 # How the 1st-edition Sheriff stacks confiscated goods (forms.ORDERS), as a page says it.
 ORDER_WORDS = {
-    "lowest_on_top": "the lowest value on top",
-    "highest_on_top": "the highest value on top",
+    "lowest_on_top": gettext_lazy("the lowest value on top"),
+    "highest_on_top": gettext_lazy("the highest value on top"),
 }
 
 
@@ -817,7 +1037,8 @@ def terms_form(
         actions.append(
             {
                 "seat": seat,
-                "name": "your" if seat == me else f"{names[seat]}'s",
+                "name": names[seat],
+                "is_mine": seat == me,
                 "declaration": declaration_text(view["players"][seat].get("declaration")),
                 "selected": selected,
                 "pile": (given or {}).get("pile", 0),
@@ -825,9 +1046,10 @@ def terms_form(
         )
     return {
         "to": recipient,
-        "to_name": "the Deputies" if recipient == DEPUTIES else names[recipient],
+        "to_name": str(THE_DEPUTIES) if recipient == DEPUTIES else names[recipient],
         "payer": payer,
-        "payer_name": "you" if payer == me else names[payer],
+        "payer_is_me": payer == me,
+        "payer_name": str(YOU) if payer == me else names[payer],
         "payer_gold": payer_view["gold"],
         "is_demand": demand,
         "who_acts": who_acts(view, names, binds, me),
@@ -844,6 +1066,9 @@ def terms_form(
     }
 
 
+THE_DEPUTIES = pgettext_lazy("an offer's recipient", "the Deputies")
+
+
 def who_acts(view: dict, names: list, binds: list, me: int) -> str:
     """Who carries out a deal's passes and inspections ("the Sheriff", "Ann", ...)."""
     return deal_parties(names, me, binds if deputies(view) else None)[0]
@@ -855,8 +1080,12 @@ def offer_cap(left: int | None, halted) -> str:
     if left is None or halted or left > 5:
         return ""
     if left == 0:
-        return OFFER_LIMIT
-    return f"You may make or change {left} more offer{'s' * (left != 1)} this inspection."
+        return errors.message("offer_limit", OFFER_LIMIT)
+    return ngettext(
+        "You may make or change %(count)s more offer this inspection.",
+        "You may make or change %(count)s more offers this inspection.",
+        left,
+    ) % {"count": left}
 
 
 def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> list:
@@ -869,8 +1098,13 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
     for offer in sorted(view["offers"], key=lambda o: (o["status"] != "open", -o["id"])):
         oid = offer["id"]
         binds = offer.get("deputies") or inspectors(view)
-        who = "You" if offer["proposer"] == me else names[offer["proposer"]]
+        if offer["proposer"] == me:
+            who = pgettext("who made an offer", "You")
+        else:
+            who = names[offer["proposer"]]
         is_demand = offer["proposer"] != offer["payer"]
+        payer = str(YOU_AFTER) if offer["payer"] == me else names[offer["payer"]]
+        paid = {"payer": payer, "payee": payee_name(view, names, binds, me)}
         entry = {
             "id": oid,
             "revision": offer["revision"],
@@ -878,11 +1112,11 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "open": offer["status"] == "open",
             # Withdrawn and lapsed offers fold away: a page stays short after many.
             "live": offer["status"] in ("open", "accepted"),
+            "status_text": str(STATUS_LABELS.get(offer["status"], offer["status"])),
             "heading": f"{who} → {recipient_name(offer, names, me)}",
-            "kind": "Demand" if is_demand else "Offer",
-            "payer": "you" if offer["payer"] == me else names[offer["payer"]],
-            "payee": payee_name(view, names, binds, me),
-            "who_acts": who_acts(view, names, binds, me),
+            "kind": pgettext("an offer", "Demand") if is_demand else pgettext("an offer", "Offer"),
+            "paid": _("Paid by %(payer)s to %(payee)s:") % paid,
+            "acts": capfirst(_("%(who)s will:") % {"who": who_acts(view, names, binds, me)}),
             "terms": terms_parts(offer["terms"], names, me),
             "agreement": agreement(offer, names, me),
             "mine": offer["proposer"] == me,
@@ -908,10 +1142,10 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
 def recipient_name(offer: dict, names: list, me: int) -> str:
     """Whom an offer is made to; a Deputy's demand for both Deputies says so."""
     if offer["recipient"] == DEPUTIES:
-        return "the Deputies"
-    to = "you" if offer["recipient"] == me else names[offer["recipient"]]
+        return str(THE_DEPUTIES)
+    to = str(YOU_AFTER) if offer["recipient"] == me else names[offer["recipient"]]
     if len(offer.get("deputies", [])) == 2 and offer["proposer"] in offer["deputies"]:
-        return f"{to}, for both Deputies"
+        return _("%(recipient)s, for both Deputies") % {"recipient": to}
     return to
 
 
@@ -925,26 +1159,55 @@ def agreement(offer: dict, names: list, me: int) -> str:
     current revision and who has still to."""
     if offer["status"] != "open" or len(offer.get("deputies", [])) < 2:
         return ""
-    parties = sorted({offer["payer"], *offer["deputies"]} - {offer["proposer"]})
-    name = {seat: "you" if seat == me else names[seat] for seat in parties}
-    done = [name[s] for s in parties if s in offer.get("accepted", [])]
-    left = [name[s] for s in parties if s not in offer.get("accepted", [])]
-    said = f"Accepted by {' and '.join(done)}; " if done else ""
-    return said + f"waiting for {' and '.join(left)} to accept."
+    seats = sorted({offer["payer"], *offer["deputies"]} - {offer["proposer"]})
+    name = {seat: str(YOU_AFTER) if seat == me else names[seat] for seat in seats}
+    done = and_list([name[s] for s in seats if s in offer.get("accepted", [])])
+    left = and_list([name[s] for s in seats if s not in offer.get("accepted", [])])
+    if done:
+        return _("Accepted by %(done)s; waiting for %(left)s to accept.") % {
+            "done": done,
+            "left": left,
+        }
+    return _("waiting for %(left)s to accept.") % {"left": left}
 
 
 def deals(view: dict, names: list) -> list:
     me = view["me"]["seat"]
-    return [
-        {
-            "offer": d["offer"],
-            "revision": d["revision"],
-            "payer": "you" if d["payer"] == me else names[d["payer"]],
-            "who_acts": who_acts(view, names, d.get("deputies") or inspectors(view), me),
-            "terms": terms_parts(d["terms"], names, me),
-        }
-        for d in view["deals"]
-    ]
+    offered = {o["id"]: o for o in view.get("offers", [])}
+    result = []
+    for d in view["deals"]:
+        # With six players, the Deputies the deal binds are its offer's.
+        binds = offered.get(d["offer"], {}).get("deputies") or inspectors(view)
+        result.append(
+            {
+                "offer": d["offer"],
+                "revision": d["revision"],
+                "payer": str(YOU) if d["payer"] == me else names[d["payer"]],
+                "who_acts": who_acts(view, names, binds, me),
+                "terms": terms_parts(d["terms"], names, me),
+                "said": deal_said(view, names, d, binds),
+            }
+        )
+    return result
+
+
+def deal_said(view: dict, names: list, deal: dict, binds: list) -> str:
+    """A deal made this round, in a sentence: who paid what, and what is done for it."""
+    me = view["me"]["seat"]
+    terms = terms_parts(deal["terms"], names, me)
+    values = {
+        "payer": names[deal["payer"]],
+        "gives": " + ".join(terms["gives"]),
+        "who": who_acts(view, names, binds, me),
+        "does": ", ".join(terms["does"]),
+    }
+    if deal["payer"] == me:
+        if not terms["gives"]:
+            return _("you paid nothing; %(who)s will %(does)s.") % values
+        return _("you paid %(gives)s; %(who)s will %(does)s.") % values
+    if not terms["gives"]:
+        return _("%(payer)s paid nothing; %(who)s will %(does)s.") % values
+    return _("%(payer)s paid %(gives)s; %(who)s will %(does)s.") % values
 
 
 # --- end of game -------------------------------------------------------------------------
@@ -979,9 +1242,23 @@ def scores(view: dict, names: list) -> list:
 
 
 def bonus(b: dict) -> dict:
-    title = "King" if b["title"] == "king" else "Queen"
-    shared = f" (shared by {b['shared_by']})" if b["shared_by"] > 1 else ""
-    return {"text": f"{title} of {label(b['type'])}{shared}", "points": b["points"]}
+    values = {"goods": label(b["type"]), "count": b["shared_by"]}
+    king = b["title"] == "king"
+    if b["shared_by"] <= 1:
+        text = _("King of %(goods)s") if king else _("Queen of %(goods)s")
+    elif king:
+        text = ngettext(
+            "King of %(goods)s (shared by %(count)s)",
+            "King of %(goods)s (shared by %(count)s)",
+            b["shared_by"],
+        )
+    else:
+        text = ngettext(
+            "Queen of %(goods)s (shared by %(count)s)",
+            "Queen of %(goods)s (shared by %(count)s)",
+            b["shared_by"],
+        )
+    return {"text": text % values, "points": b["points"]}
 
 
 # --- deadline and log ----------------------------------------------------------------------
@@ -992,17 +1269,38 @@ def halted(game, tz_name: str) -> str:
     game itself) stopped it; "" otherwise."""
     if game.status == "cancelled" and game.finished_at is not None:
         when = deadline(game.finished_at, tz_name)["local"]
-        return f"The organizer cancelled this game on {when}. The table stays readable."
+        return _("The organizer cancelled this game on %(when)s. The table stays readable.") % {
+            "when": when
+        }
     if game.paused_itself:
         when = deadline(game.paused_at, tz_name)["local"]
-        return (
-            f"Paused since {when}: nobody moved for {idle_for(game.idle_phases)}. "
+        return _(
+            "Paused since %(when)s: nobody moved for %(idle)s. "
             "No deadline runs until the organizer resumes the game."
-        )
+        ) % {"when": when, "idle": idle_for(game.idle_phases)}
     if game.paused_at is not None:
         when = deadline(game.paused_at, tz_name)["local"]
-        return f"Paused by the organizer since {when}. No deadline runs until the game resumes."
+        return _(
+            "Paused by the organizer since %(when)s. No deadline runs until the game resumes."
+        ) % {"when": when}
     return ""
+
+
+def away_notes(seats, today) -> dict:
+    """Seat index -> what the table is told of a player away now or later
+    (``today``: a date): "away until Fri 28 Nov", "away Mon 30 Mar to Fri 3 Apr"."""
+    days = _("D j M")  # a short date, as the language writes it
+    notes = {}
+    for seat in seats:
+        if not (seat.away_from and seat.away_until) or seat.away_until < today:
+            continue
+        until = date_format(seat.away_until, days)
+        if seat.away_from <= today:
+            notes[seat.index] = _("away until %(until)s") % {"until": until}
+        else:
+            first = date_format(seat.away_from, days)
+            notes[seat.index] = _("away %(first)s to %(until)s") % {"first": first, "until": until}
+    return notes
 
 
 def record_openings(openings, tz_name: str) -> list:
@@ -1022,11 +1320,15 @@ def deadline(when, tz_name: str) -> dict | None:
         zone, tz_name = ZoneInfo("UTC"), "UTC"
     local = when.astimezone(zone)
     utc = when.astimezone(UTC)
+    # Django's date format letters (docs: the "date" filter): day and month names
+    # follow the active language, and so may the order.
+    full = pgettext("a deadline, with its year", "D d M Y, H:i")
+    short = pgettext("a deadline, without its year", "D d M, H:i")
     return {
         "when": when,
-        "local": f"{local:%a %d %b %Y, %H:%M} ({tz_name})",
-        "short": f"{local:%a %d %b, %H:%M}",
-        "utc": f"{utc:%a %d %b, %H:%M} UTC",
+        "local": _("%(when)s (%(zone)s)") % {"when": date_format(local, full), "zone": tz_name},
+        "short": date_format(local, short),
+        "utc": _("%(when)s UTC") % {"when": date_format(utc, short)},
         "is_utc": tz_name == "UTC",
     }
 
@@ -1077,7 +1379,11 @@ def by_round(lines: list) -> list:
     for line in reversed(lines):
         if not groups or groups[-1]["round"] != line["round"]:
             number = line["round"]
-            title = f"Round {number}" if number else "Before the first round"
+            title = (
+                _("Round %(number)s") % {"number": number}
+                if number
+                else _("Before the first round")
+            )
             groups.append({"round": number, "title": title, "lines": []})
         groups[-1]["lines"].append(line)
     return groups

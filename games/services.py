@@ -18,8 +18,9 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from games import bulk, deadlines, engine, notifications, pacing
+from games import bulk, deadlines, engine, errors, notifications, pacing
 from games.engine import CARD_TYPES, EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
@@ -335,7 +336,7 @@ def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     fields = {**_moved_on(game, state, now), **extra}
     updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
-        raise ServiceError("conflict", "The game changed meanwhile; please try again.")
+        raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     _assign(game, fields)
 
 
@@ -411,13 +412,15 @@ def _take_a_move(seat: Seat, now) -> int:
 
 def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
     if game.status != Game.Status.ACTIVE:
-        return Outcome(False, "game_not_active", "This game is no longer in play.", game.version)
+        return Outcome(False, "game_not_active", _("This game is no longer in play."), game.version)
     if game.paused_at is not None:  # nothing may move while paused, a player's move included
         return Outcome(
             False,
             "paused",
-            "The organizer has paused the game: moves wait until it resumes. "
-            "You will get an email then.",
+            _(
+                "The organizer has paused the game: moves wait until it resumes. "
+                "You will get an email then."
+            ),
             game.version,
         )
     state = game.engine_state()
@@ -425,13 +428,13 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
         return Outcome(
             False,
             "stale_page",
-            "The game moved on since this page was shown. Here is the current table.",
+            _("The game moved on since this page was shown. Here is the current table."),
             game.version,
         )
     try:
         state, events = _apply(game, state, command, auto_advance=game.advance_early)
-    except EngineError as error:
-        return Outcome(False, error.code, error.message, game.version)
+    except EngineError as error:  # the player reads it in their language
+        return Outcome(False, error.code, errors.message(error.code, error.message), game.version)
     since = game.version
     # A player moved: the game is not abandoned (see _idle).
     _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0)
@@ -466,8 +469,9 @@ TRANSITION_FIELDS = [
 ]
 
 
-# What advance_many writes: a transition, and whether the game paused itself.
-ADVANCED_FIELDS = [*TRANSITION_FIELDS, "idle_phases", "paused_at"]
+# What advance_many writes: a transition, whether the game paused itself, and how
+# long it has waited for away players.
+ADVANCED_FIELDS = [*TRANSITION_FIELDS, "idle_phases", "paused_at", "away_minutes_used"]
 
 
 @dataclass
@@ -506,6 +510,10 @@ def _transition(game: Game, seats: list, now, force: bool) -> Transition:
     stamp = _stamp(game)
     state = game.engine_state()
     late = set(engine.awaiting(state))
+    waiting = None if force else _waiting_for_away(game, state, seats, late, now)
+    if waiting:  # the deadline moves; nothing else happens, nobody missed anything
+        _assign(game, waiting)
+        return Transition(stamp, game, state, [], [], seats, set(), False, [])
     # The organizer's "advance now" is logged as theirs, not as time running out.
     timeout = {"type": "timeout", "by": "organizer"} if force else {"type": "timeout"}
     state, events = _apply(game, state, timeout)
@@ -520,6 +528,32 @@ def _transition(game: Game, seats: list, now, force: bool) -> Transition:
     # The game that paused itself: one email says so, instead of the new phase's.
     emails = [] if pausing else notifications.emails_owed([(game, seats, state, events)])
     return Transition(stamp, game, state, events, rows, seats, late, pausing, emails)
+
+
+def _waiting_for_away(game: Game, state, seats: list, late: set, now) -> dict | None:
+    """The deadline fell while a player it waits for is away: with the organizer's
+    "away pauses the game", the Game fields that make the phase start again when
+    they are back (within the game's cap of waiting); None to time out as usual."""
+    cap = timedelta(days=game.away_cap_days) - timedelta(minutes=game.away_minutes_used)
+    if not game.away_pauses or not late or cap <= timedelta(0):
+        return None
+    windows = [
+        deadlines.away_window(seat.away_from, seat.away_until, seat.timezone)
+        for seat in seats
+        if seat.index in late and seat.away_from and seat.away_until
+    ]
+    back = deadlines.back_from_away(now, windows)
+    if back is None:
+        return None
+    rules = policy(game)
+    deadline, used = deadlines.waiting_for_away(rules, state.phase.kind, now, back, cap)
+    return {
+        "phase_deadline": deadline,
+        "reminder_at": deadlines.reminder_time(rules, deadline, now),
+        "advance_queued_at": None,
+        "updated_at": now,
+        "away_minutes_used": game.away_minutes_used + used / timedelta(minutes=1),
+    }
 
 
 def plan_advances(targets: list, *, at) -> dict:

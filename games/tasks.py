@@ -60,6 +60,15 @@ def send_emails(pks: list) -> int:
 
 
 @shared_task(ignore_result=True)
+def send_digests() -> int:
+    """The players' daily summaries due this hour (beat runs it every few minutes)."""
+    from games import notifications
+
+    with transaction.atomic():
+        return len(notifications.record_digests(timezone.now()))
+
+
+@shared_task(ignore_result=True)
 def sweep_outbox() -> int:
     """Send what is owed and not yet sent: emails whose task was lost, and retries."""
     pending = outbox.due()

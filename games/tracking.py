@@ -15,6 +15,7 @@ from anymail.signals import tracking
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import DeliveryEvent, OutboxEmail, Seat
 
@@ -85,7 +86,9 @@ def _update_seat(email: OutboxEmail, event: DeliveryEvent) -> None:
     elif kind == "autoresponded":
         Seat.objects.filter(pk=seat.pk).update(autoreply_at=when)
     elif kind in FAILED:
-        problem = f"{kind}: {event.description or event.reject_reason or 'no reason given'}"
+        # Kept for the organizer (the admin, their alert); a webhook runs in the site's language.
+        reason = event.description or event.reject_reason or _("no reason given")
+        problem = f"{kind}: {reason}"
         fields = {"last_failure": problem[:300], "last_failure_at": when}
         if kind in PERMANENT and seat.undeliverable_at is None:
             fields["undeliverable_at"] = when

@@ -14,10 +14,14 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve
+from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import engine, links, narrate, presenters, services, usertext
+from games import engine, i18n, links, narrate, presenters, services, usertext
 from games.forms import FormError, parse_move, sent_back
 from games.models import GameEvent
 from games.text import whole_number
@@ -28,29 +32,41 @@ OFFER_MOVES = {"make_offer", "revise_offer", "withdraw_offer"}
 # Moves whose consequences are told right away in the success message.
 DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
 DONE = {
-    "set_aside": "Your market choice is recorded.",
-    "market_turn": "Your market turn is done.",
-    "load_bag": "Your bag is closed and your declaration recorded.",
-    "make_offer": "Your offer is on the table.",
-    "revise_offer": "Your offer is revised.",
-    "withdraw_offer": "Your offer is withdrawn.",
-    "accept_offer": "Deal! The offer is accepted.",
-    "pass_bag": "The bag passes.",
-    "inspect_bag": "The bag is inspected.",
-    "say_no_offer": "The Sheriff now knows you have no offer: your bag can be decided.",
-    "claim_black_market": "Your Black Market claim is carried out.",
-    "decline_black_market": "No Black Market claim from you this round.",
+    "set_aside": gettext_lazy("Your market choice is recorded."),
+    "market_turn": gettext_lazy("Your market turn is done."),
+    "load_bag": gettext_lazy("Your bag is closed and your declaration recorded."),
+    "make_offer": gettext_lazy("Your offer is on the table."),
+    "revise_offer": gettext_lazy("Your offer is revised."),
+    "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
+    "accept_offer": gettext_lazy("Deal! The offer is accepted."),
+    "pass_bag": gettext_lazy("The bag passes."),
+    "inspect_bag": gettext_lazy("The bag is inspected."),
+    "say_no_offer": gettext_lazy(
+        "The Sheriff now knows you have no offer: your bag can be decided."
+    ),
+    "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
+    "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
 }
 # Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
 DONE_WITH_DEPUTIES = {
-    "pass_bag": "Your call is recorded: let the bag pass.",
-    "inspect_bag": "Your call is recorded: inspect the bag.",
-    "say_no_offer": "The Deputies now know you have no offer: your bag can be called.",
+    "pass_bag": gettext_lazy("Your call is recorded: let the bag pass."),
+    "inspect_bag": gettext_lazy("Your call is recorded: inspect the bag."),
+    "say_no_offer": gettext_lazy(
+        "The Deputies now know you have no offer: your bag can be called."
+    ),
+}
+# The Sheriff or a Deputy makes demands, not offers.
+DONE_AS_INSPECTOR = {
+    "make_offer": gettext_lazy("Your demand is on the table."),
+    "revise_offer": gettext_lazy("Your demand is revised."),
+    "withdraw_offer": gettext_lazy("Your demand is withdrawn."),
 }
 # A move whose events say it did something else than the usual.
 DONE_BY_EVENT = {
-    "offer_agreed": "You accepted this revision; the deal is made once every party has.",
-    "black_market_submitted": (
+    "offer_agreed": gettext_lazy(
+        "You accepted this revision; the deal is made once every party has."
+    ),
+    "black_market_submitted": gettext_lazy(
         "Your Black Market choice is sealed; it is carried out with the others' once "
         "every choice is in."
     ),
@@ -68,7 +84,23 @@ def _private(response):
 def home(request):
     """What the site is and how a player reaches their game. No login and no list
     of games: a player's way in is the link in their own emails."""
-    return render(request, "games/home.html")
+    return in_language(request, "games/home.html")
+
+
+def browser_language(request) -> str:
+    """A page with no seat behind it (the home page, a refused link or form) reads
+    in the browser's language, if the site speaks it (settings.LANGUAGES)."""
+    language = translation.get_language_from_request(request)
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def in_language(request, template: str, context=None, status=200, language=None):
+    """A page rendered in ``language`` (default: the browser's), which caches keep
+    apart by the browser's language."""
+    with translation.override(language or browser_language(request)):
+        response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["Accept-Language"])
+    return response
 
 
 @never_cache
@@ -77,16 +109,12 @@ def seat_page(request, token: str):
     try:
         seat = links.resolve(token)
     except links.LinkError as error:
-        response = render(
-            request,
-            "games/link_error.html",
-            {"title": error.title, "message": error.message},
-            status=error.status,
-        )
-        return _private(response)
-    if request.method == "POST":
-        return _private(_move(request, seat))
-    return _private(_show(request, seat))
+        context = {"title": error.title, "message": error.message}
+        return _private(in_language(request, "games/link_error.html", context, error.status))
+    with i18n.as_seat(seat):
+        if request.method == "POST":
+            return _private(_move(request, seat))
+        return _private(_show(request, seat))
 
 
 def _move(request, seat):
@@ -120,13 +148,14 @@ def _done(seat, kind: str, outcome) -> str:
     state = seat.game.engine_state()
     done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
     if kind in OFFER_MOVES and state.is_inspector(seat.index):
-        done = done.replace("offer", "demand")  # the Sheriff or a Deputy makes demands
+        done = DONE_AS_INSPECTOR[kind]
+    done = str(done)
     if outcome.repeated:
-        return "That form was already sent; it counted once. " + done
+        return _("That form was already sent; it counted once.") + " " + done
     if kind not in DECISIONS | {"claim_black_market"}:
         return done
     projected = _projected(seat, state, outcome)
-    said = [DONE_BY_EVENT[e["type"]] for e in projected if e["type"] in DONE_BY_EVENT]
+    said = [str(DONE_BY_EVENT[e["type"]]) for e in projected if e["type"] in DONE_BY_EVENT]
     if said:
         return said[0]
     if kind not in DECISIONS:
@@ -181,6 +210,7 @@ def _show(request, seat, sent: dict | None = None):
         confirm=request.GET,
         sent=sent,
         openings=presenters.record_openings(game.openings.all(), seat.timezone),
+        away=presenters.away_notes(game.seats.all(), timezone.localdate()),
     )
     return render(request, "games/seat.html", context)
 
@@ -207,23 +237,29 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
 # What a refused form tells the player, by the cause Django's CSRF check found.
 CSRF_CAUSES = {
     "cookies": (
-        "Your browser did not send this site's cookie",
-        "Your move was not made. This site needs a cookie to know that a form really "
-        "comes from your page. Allow cookies for this site (a private window or a "
-        "strict blocker may refuse them), open your table again and repeat your move.",
+        gettext_lazy("Your browser did not send this site's cookie"),
+        gettext_lazy(
+            "Your move was not made. This site needs a cookie to know that a form really "
+            "comes from your page. Allow cookies for this site (a private window or a "
+            "strict blocker may refuse them), open your table again and repeat your move."
+        ),
     ),
     "expired": (
-        "This form has expired",
-        "Your move was not made. The page was opened before your browser's session "
-        "with this site was renewed (an old tab, perhaps). Open your table again and "
-        "repeat your move.",
+        gettext_lazy("This form has expired"),
+        gettext_lazy(
+            "Your move was not made. The page was opened before your browser's session "
+            "with this site was renewed (an old tab, perhaps). Open your table again and "
+            "repeat your move."
+        ),
     ),
     "origin": (
-        "This form came from another address",
-        "Your move was not made. Your browser says the form was sent from a page that "
-        "is not this site, or would not say where it came from (a saved copy, a "
-        "translation service or a proxy can do this). Open your table at this site's "
-        "own address and repeat your move.",
+        gettext_lazy("This form came from another address"),
+        gettext_lazy(
+            "Your move was not made. Your browser says the form was sent from a page that "
+            "is not this site, or would not say where it came from (a saved copy, a "
+            "translation service or a proxy can do this). Open your table at this site's "
+            "own address and repeat your move."
+        ),
     ),
 }
 
@@ -239,18 +275,19 @@ def csrf_cause(reason: str) -> str:
 
 def csrf_failure(request, reason=""):
     """A refused form: say which cause was detected, and lead back to the seat's
-    table when the form was posted to a valid seat link."""
+    table when the form was posted to a valid seat link (in the seat's language;
+    else in the browser's)."""
     title, message = CSRF_CAUSES[csrf_cause(reason)]  # Django logs the reason itself
-    table = None
+    table, language = None, None
     match = request.resolver_match or _resolve(request.path_info)
     if match is not None and match.view_name == "games:seat":
         try:
-            links.resolve(match.kwargs["token"])
+            language = i18n.language_of(links.resolve(match.kwargs["token"]))
             table = request.path
         except links.LinkError:
             pass
     context = {"title": title, "message": message, "table": table}
-    return _private(render(request, "games/link_error.html", context, status=403))
+    return _private(in_language(request, "games/link_error.html", context, 403, language))
 
 
 def _resolve(path: str):

@@ -200,6 +200,7 @@ DEADLINE_SWEEP_SECONDS = 0.5 if CELERY_BROKER_URL != "filesystem://" else 1.0
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": DEADLINE_SWEEP_SECONDS},
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 5.0},
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": 300.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -245,6 +246,10 @@ OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
 LANGUAGE_CODE = "en"
+# The languages a player may read the game in (Seat.language): a catalogue under
+# locale/ for each but English.
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -12,6 +12,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-key-0f3a9c1e7b5d2486af0c3e9b7d1a5f24")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_catalogues():
+    """The compiled translation catalogues, as `make` builds them, for a run of
+    pytest on its own (each xdist worker writes the same bytes, atomically)."""
+    from django.core.management import call_command
+
+    with open(os.devnull, "w") as quiet:
+        call_command("compile_catalogues", stdout=quiet)
+
+
 @pytest.fixture
 def organizer(client):
     """The test client, logged in to the admin as an organizer (a superuser)."""

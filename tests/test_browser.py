@@ -391,6 +391,29 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
     assert "HOW ROUND 1 WENT" in told and "Pepper (30)" in told
 
 
+def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(phone):
+    new_game(["Ann", "Ben", "Cid"], edition=2)
+    phone.follow_newest_email(email("Ben"))
+    table = phone.page.url
+    phone.page.get_by_role("link", name="Your settings").click()
+    phone.page.wait_for_url(re.compile(r"/settings/$"))
+    phone.check("settings")
+    form = phone.page.locator("form#settings")
+    form.locator("input[name=timezone]").fill("Europe/Madrid")
+    form.locator("select[name=language]").select_option("es")
+    form.locator("input[name=notify][value=turn]").check()
+    form.locator("input[name=away_from]").fill("2030-01-02")
+    form.locator("input[name=away_until]").fill("2030-01-05")
+    form.get_by_role("button", name="Save my settings").click()
+    phone.submitted("settings-saved", expect="Tus ajustes se han guardado")
+    assert phone.page.url == table
+    assert "Tu elección de Mercado" in phone.page.inner_text("main")  # the market form
+    assert phone.page.locator("html").get_attribute("lang") == "es"
+    # Another player's table tells of the absence.
+    phone.follow_newest_email(email("Cid"))
+    assert re.search(r"away \w{3} 2 Jan to \w{3} 5 Jan", phone.page.inner_text("section.table"))
+
+
 def test_an_old_referrer_policy_is_caught_and_the_error_page_leads_back(phone):
     """With "Referrer-Policy: no-referrer" Chromium posts "Origin: null", which the
     CSRF check refuses: the page must say so and lead back to the table."""

@@ -276,6 +276,8 @@ def settings_form(game) -> dict:
         "organizer_email": game.organizer_email,
         "deadline_mode": "none",
         "deadline_timezone": "UTC",
+        "away_pauses": "on",
+        "away_cap_days": "7",
         "seats-TOTAL_FORMS": "3",
         "seats-INITIAL_FORMS": "3",
         "seats-MIN_NUM_FORMS": "0",
@@ -284,6 +286,7 @@ def settings_form(game) -> dict:
     for i, seat in enumerate(game.seats.all()):
         data.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk})
         data[f"seats-{i}-timezone"] = seat.timezone
+        data[f"seats-{i}-language"] = seat.language
     return data
 
 

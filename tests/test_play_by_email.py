@@ -217,11 +217,24 @@ def assert_page_hides_other_seats(player: Player, html: str) -> None:
 
 
 def play_through_email(
-    players_count: int, edition: int, seed: str, rnd_seed: int, black_market: bool = False
+    players_count: int,
+    edition: int,
+    seed: str,
+    rnd_seed: int,
+    black_market: bool = False,
+    languages=(),
+    watch=None,
 ):
+    """Play a whole game through the emails. ``languages``: each seat's, in seat
+    order (default English); ``watch(game)`` is called after every move."""
     specs = [
-        services.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Paris")
-        for n in NAMES[:players_count]
+        services.PlayerSpec(
+            n,
+            f"{n.lower()}@example.org",
+            "Europe/Paris",
+            language=languages[i] if i < len(languages) else "en",
+        )
+        for i, n in enumerate(NAMES[:players_count])
     ]
     config = {"edition": edition, "royal_goods": True, "black_market": black_market}
     game = services.create_game(name="By mail", players=specs, config=config, seed=seed)
@@ -239,6 +252,8 @@ def play_through_email(
             if player.mails and player.act(round_no):
                 moved = True
                 deliver_pending()
+                if watch:
+                    watch(Game.objects.get(pk=game.pk))
                 if steps % 7 == 0:
                     _, html = player.page()
                     assert_page_hides_other_seats(player, html)

@@ -205,6 +205,16 @@ class Command(BaseCommand):
             help="pause the game after this many phases in a row with nobody moving "
             "(default 3; 0: never, e.g. for a game that plays itself)",
         )
+        timing.add_argument(
+            "--away-defaults",
+            action="store_true",
+            help="do not wait for players who are away: the missed-move defaults apply",
+        )
+        timing.add_argument(
+            "--away-cap-days",
+            type=_count,
+            help="wait for away players at most this many days in the whole game (default 7)",
+        )
 
     def handle(self, *args, **options):
         if options["deadline_mode"] == "daily" and options["daily_time"] is None:
@@ -213,6 +223,7 @@ class Command(BaseCommand):
             "deadline_mode": options["deadline_mode"],
             "skip_weekends": options["skip_weekends"],
             "advance_early": options["advance_early"],
+            "away_pauses": not options["away_defaults"],
         }
         optional = (
             *(field for field, _ in MINUTE_OPTIONS),
@@ -223,6 +234,7 @@ class Command(BaseCommand):
             "black_market_minutes",
             "miss_alert_after",
             "abandon_after",
+            "away_cap_days",
         )
         timing.update({f: options[f] for f in optional if options.get(f) is not None})
         try:

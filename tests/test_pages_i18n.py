@@ -1,0 +1,193 @@
+"""The seat pages in the reader's language: the engine's refusals by code, the pages
+no seat stands behind (the browser's language), dates, and the English unchanged."""
+
+import ast
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+
+from games import errors, forms, presenters
+from games.engine import inspection
+from games.models import Seat
+from tests.fixtures_pages import path_of, start_game
+
+ENGINE = Path(settings.BASE_DIR) / "games" / "engine"
+ORGANIZER_ONLY = {"invalid_config"}  # a game's settings: the organizer's, in the admin
+# Commands only the site itself sends (a deadline's timeout, an organizer's note).
+SITE_ONLY = ("A timeout is", "A\\ timeout\\ is", "A note is", "A\\ note\\ is")
+
+
+def engine_errors() -> list:
+    """(code, message) for every EngineError the engine raises: the message as a
+    string where the engine writes it whole, else as a pattern where a value the
+    engine puts into it matches anything."""
+    found = []
+    for path in sorted(ENGINE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "EngineError"):
+                continue
+            code, text = node.args[0].value, node.args[1]
+            if isinstance(text, ast.Name):  # a module constant
+                found.append((code, getattr(inspection, text.id)))
+            elif isinstance(text, ast.Constant):
+                found.append((code, text.value))
+            else:
+                parts = [
+                    re.escape(p.value) if isinstance(p, ast.Constant) else ".+" for p in text.values
+                ]
+                found.append((code, re.compile("".join(parts))))
+    return found
+
+
+def test_every_engine_message_a_player_may_read_is_listed():
+    for code, message in engine_errors():
+        if code in ORGANIZER_ONLY or str(getattr(message, "pattern", message)).startswith(
+            SITE_ONLY
+        ):
+            assert errors.meaning(code) != errors.REFUSED
+        elif isinstance(message, str):  # read back by the table's patterns
+            assert any(p.fullmatch(message) for _, p in errors.PATTERNS[code]), message
+        else:  # the table has a message of that shape
+            samples = [sample(t) for t in errors.MESSAGES[code]]
+            assert any(message.fullmatch(s) for s in samples), (code, message)
+
+
+def sample(template: str) -> str:
+    return re.sub(r"%\(\w+\)s", "7", template)
+
+
+def test_every_code_has_a_general_meaning():
+    section = read("docs/engine.md").split("## 7. Error codes")[1].split("## 8.")[0]
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    for code in documented | set(errors.MESSAGES):
+        assert errors.meaning(code) != errors.REFUSED, code
+    assert errors.meaning("bag_size") == errors.MESSAGES["bag_size"][0]
+    assert errors.meaning("no_such_code") == errors.REFUSED
+
+
+def read(path: str) -> str:
+    return (Path(settings.BASE_DIR) / path).read_text()
+
+
+def test_in_english_the_engine_says_it_in_its_own_words():
+    with translation.override("en"):
+        for code, templates in errors.MESSAGES.items():
+            for template in templates:
+                text = sample(template)
+                assert errors.message(code, text) == text
+        assert errors.message("stale_revision", inspection_stale(4)) == inspection_stale(4)
+        # A message the table does not know yet: the engine's own words, not a general one.
+        assert errors.message("bag_size", "A new message.") == "A new message."
+        assert errors.message("no_such_code", "Something else.") == "Something else."
+
+
+def inspection_stale(revision: int) -> str:
+    return (
+        f"That offer has changed (it is now revision {revision}); read it again before accepting."
+    )
+
+
+def test_a_message_s_values_are_read_back_into_the_translation():
+    template = errors.MESSAGES["stale_revision"][0]
+    found = errors.PATTERNS["stale_revision"][0][1].fullmatch(inspection_stale(12))
+    assert found and found.groupdict() == {"revision": "12"}
+    assert template % found.groupdict() == inspection_stale(12)
+
+
+# --- dates and numbers ---------------------------------------------------------------------
+
+
+def test_deadlines_read_as_before_in_english():
+    with translation.override("en"):
+        shown = presenters.deadline(datetime(2025, 3, 3, 14, 5, tzinfo=UTC), "Europe/Madrid")
+        assert shown["local"] == "Mon 03 Mar 2025, 15:05 (Europe/Madrid)"
+        assert shown["short"] == "Mon 03 Mar, 15:05"
+        assert shown["utc"] == "Mon 03 Mar, 14:05 UTC"
+        assert presenters.deadline(None, "UTC") is None
+        assert presenters.deadline(datetime(2025, 3, 3, tzinfo=UTC), "Nowhere/Else")["is_utc"]
+
+
+def test_a_number_too_large_is_said_with_the_language_s_separators():
+    post = {"move": "withdraw_offer", "version": "1", "key": "k", "offer": "9999999"}
+    with translation.override("en"), pytest.raises(forms.FormError) as refused:
+        forms.parse_move(as_query(post))
+    assert refused.value.message == "The offer number must be a whole number up to 1,000,000."
+
+
+def as_query(data: dict):
+    from django.http import QueryDict
+
+    query = QueryDict(mutable=True)
+    query.update(data)
+    return query
+
+
+def test_the_legend_and_the_ordinals_are_read_when_shown():
+    with translation.override("en"):
+        assert str(presenters.KINDS_LEGEND) == presenters.kinds_legend()
+        assert [presenters.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21)] == [
+            "1st",
+            "2nd",
+            "3rd",
+            "4th",
+            "11th",
+            "12th",
+            "21st",
+        ]
+        assert presenters.and_list(["Ann", "Ben", "Cid"]) == "Ann and Ben and Cid"
+        assert presenters.and_list(["Ann"]) == "Ann"
+
+
+# --- pages with no seat: the browser's language ---------------------------------------------
+
+
+@pytest.mark.django_db
+def test_pages_with_no_seat_are_in_the_browser_s_language():
+    spanish = Client(HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9,en;q=0.5")
+    home = spanish.get("/")
+    assert '<html lang="es">' in home.content.decode()
+    assert "Accept-Language" in home["Vary"]  # caches keep the languages apart
+    assert '<html lang="es">' in spanish.get("/play/nonsense/").content.decode()
+    other = Client(HTTP_ACCEPT_LANGUAGE="xx")
+    assert '<html lang="en">' in other.get("/play/nonsense/").content.decode()
+    assert "This link is not valid" in other.get("/play/nonsense/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_refused_form_to_a_seat_speaks_the_seat_s_language():
+    game = start_game()
+    seat = game.seats.get(index=1)
+    Seat.objects.filter(pk=seat.pk).update(language="es")
+    browser = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    response = browser.post(path_of(seat), {"move": "say_no_offer"})
+    assert response.status_code == 403
+    assert '<html lang="es">' in response.content.decode()
+    english = Client(HTTP_ACCEPT_LANGUAGE="es")
+    page = english.get(path_of(game.seats.get(index=2))).content.decode()
+    assert '<html lang="en">' in page  # the seat's language, not the browser's
+
+
+@pytest.mark.django_db
+def test_a_deal_with_one_deputy_names_that_deputy():
+    from tests.fixtures_pages import form_for, forms_of, fresh, post_form
+    from tests.test_pages_new_rules import SIX, page, start, to_inspection
+
+    game = to_inspection(start(players=SIX))
+    first, _ = game.engine_state().deputies
+    merchant = game.engine_state().merchants()[0]
+    client, path, html = page(game, merchant)
+    [to_first] = [
+        f for f in forms_of(html) if f.move == "make_offer" and f.value("to") == str(first)
+    ]
+    post_form(client, path, to_first, gold="2", promise="", **{f"action_{merchant}": "pass"})
+    client, path, html = page(fresh(game), first)
+    post_form(client, path, form_for(html, "accept_offer"))
+    _, _, html = page(fresh(game), merchant)
+    deals = html.split("Deals this round")[1].split("</ul>")[0]
+    assert f"you paid 2 gold; {SIX[first]} will let your bag pass." in deals
+    assert "both Deputies" not in deals
