@@ -309,15 +309,21 @@ def _own_id(game: Game, key: str) -> dict:
 
 
 def _to_the_organizer(render):
-    """An alert to the organizer, who has no language setting: in the site's own,
-    whoever's move or page set it off."""
+    """An alert to the organizer, whoever's move or page set it off: in the
+    language of their own seat when they play in the game, else the site's."""
 
     @functools.wraps(render)
-    def rendered(*args, **kwargs):
-        with translation.override(settings.LANGUAGE_CODE):
-            return render(*args, **kwargs)
+    def rendered(game: Game, *args, **kwargs):
+        with translation.override(_organizer_language(game)):
+            return render(game, *args, **kwargs)
 
     return rendered
+
+
+def _organizer_language(game: Game) -> str:
+    address = (game.organizer_email or "").strip()
+    playing = address and game.seats.filter(email__iexact=address).order_by("index").first()
+    return i18n.language_of(playing) if playing else settings.LANGUAGE_CODE
 
 
 @_to_the_organizer

@@ -77,7 +77,6 @@ def english_matches_the_card_table() -> bool:
 
     with translation.override("en"):
         return set(LABELS) == set(COUNTED) == set(CARD_TYPES) and all(
-            label(name) == kind.label
-            and all(counted(n, name) == kind.counted(n) for n in (1, 2))
+            label(name) == kind.label and all(counted(n, name) == kind.counted(n) for n in (1, 2))
             for name, kind in CARD_TYPES.items()
         )

@@ -211,14 +211,15 @@ def record_reminders(game: Game, state, awaited: list) -> list:
 
 def record_digests(now) -> list:
     """The daily summaries due now: each seat that asked for one at this hour of
-    its own zone, has not had today's and has news since its last email."""
+    its own zone (or later that day, should the beat have been down at the hour),
+    has not had today's and has news since its last email."""
     wanted_now = []
     seats = Seat.objects.filter(
         digest_hour__isnull=False, game__status=Game.Status.ACTIVE, undeliverable_at__isnull=True
     ).select_related("game")
     for seat in seats:
         local = now.astimezone(_zone(seat.timezone))
-        if local.hour != seat.digest_hour or seat.last_digest_on == local.date():
+        if local.hour < seat.digest_hour or seat.last_digest_on == local.date():
             continue
         Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
         if seat.game.events.filter(seq__gte=seat.notified_seq).exists():

@@ -53,10 +53,14 @@ def require_browser() -> None:
 class Phone:
     """One tab; every page it lands on is checked the way a person would."""
 
-    def __init__(self, browser, base_url: str, viewport=PHONE, prefix: str = ""):
+    def __init__(self, browser, base_url: str, viewport=PHONE, prefix: str = "", zone=None):
         mobile = viewport == PHONE
         self.context = browser.new_context(
-            viewport=viewport, is_mobile=mobile, has_touch=mobile, base_url=base_url
+            viewport=viewport,
+            is_mobile=mobile,
+            has_touch=mobile,
+            base_url=base_url,
+            timezone_id=zone,  # the device's time zone (None: the machine's)
         )
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
 from tests.builders import rig
@@ -391,15 +391,19 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
     assert "HOW ROUND 1 WENT" in told and "Pepper (30)" in told
 
 
-def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(phone):
-    new_game(["Ann", "Ben", "Cid"], edition=2)
+def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(chromium, site):
+    phone = Phone(chromium, site, prefix="settings-", zone="Europe/Madrid")
+    game = new_game(["Ann", "Ben", "Cid"], edition=2)
     phone.follow_newest_email(email("Ben"))
     table = phone.page.url
     phone.page.get_by_role("link", name="Your settings").click()
     phone.page.wait_for_url(re.compile(r"/settings/$"))
     phone.check("settings")
     form = phone.page.locator("form#settings")
-    form.locator("input[name=timezone]").fill("Europe/Madrid")
+    # The device's zone is offered; one tap takes it.
+    assert form.locator("input[name=timezone]").input_value() == "UTC"
+    form.get_by_role("button", name="Europe/Madrid").click()
+    assert form.locator("input[name=timezone]").input_value() == "Europe/Madrid"
     form.locator("select[name=language]").select_option("es")
     form.locator("input[name=notify][value=turn]").check()
     form.locator("input[name=away_from]").fill("2030-01-02")
@@ -409,9 +413,21 @@ def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(phone):
     assert phone.page.url == table
     assert "Tu elección de Mercado" in phone.page.inner_text("main")  # the market form
     assert phone.page.locator("html").get_attribute("lang") == "es"
+    assert game.seats.get(index=1).timezone == "Europe/Madrid"
+    # The unsubscribe address, opened in a browser, asks first; its button mutes.
+    phone.page.goto(table + "unsubscribe/")
+    phone.check("unsubscribe")
+    assert game.seats.get(index=1).notify == "turn"  # (chosen above; the GET kept it)
+    Seat.objects.filter(pk=game.seats.get(index=1).pk).update(notify="all", digest_hour=7)
+    phone.page.get_by_role("button", name="Solo los correos que piden una jugada").click()
+    phone.page.wait_for_url(re.compile(r"/settings/$"))
+    phone.check("muted")
+    assert "Silenciado" in phone.page.inner_text("main")
+    assert (game.seats.get(index=1).notify, game.seats.get(index=1).digest_hour) == ("turn", None)
     # Another player's table tells of the absence.
     phone.follow_newest_email(email("Cid"))
     assert re.search(r"away \w{3} 2 Jan to \w{3} 5 Jan", phone.page.inner_text("section.table"))
+    phone.close()
 
 
 def test_an_old_referrer_policy_is_caught_and_the_error_page_leads_back(phone):

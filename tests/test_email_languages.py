@@ -1,7 +1,7 @@
 """Emails in the reader's language: a seat's email and its calendar event say
 which language they are written in; the farewell to a replaced player is in that
-player's language; the organizer, who has no language setting, reads the site's
-own whatever language was active when the alert was written."""
+player's language; the organizer reads the language of their own seat when they
+play, else the site's, whatever language was active when the alert was written."""
 
 from datetime import timedelta
 
@@ -63,3 +63,13 @@ def test_the_organizers_alerts_are_in_the_sites_language_whatever_is_active():
         assert alerts() == expected
     assert all(f'<html lang="{settings.LANGUAGE_CODE}">' in a["html"] for a in expected)
     assert expected[0]["subject"].endswith("— Ben is missing deadlines")
+
+
+def test_an_organizer_who_plays_reads_the_alerts_in_their_seats_language():
+    game = start_game()
+    cid = game.seats.get(index=2)
+    Seat.objects.filter(pk=cid.pk).update(language="es")
+    game.organizer_email = cid.email.upper()  # an address is matched whatever its case
+    alert = emails.render_idle_alert(game, "k")
+    assert '<html lang="es">' in alert["html"]
+    assert "se ha pausado" in alert["subject"], alert["subject"]

@@ -98,6 +98,8 @@ def test_a_seat_reads_its_own_language_or_the_default():
 # --- pages and emails --------------------------------------------------------------------
 
 KINDS = ("start", "your_move", "round_over", "reminder", "decide", "offer", "deal", "welcome")
+KINDS += ("resend", "digest", "paused", "resumed", "extended", "cancelled", "paused_itself")
+PAGES = ("", "?log=all", "settings/", "unsubscribe/")  # after the seat's link
 
 
 def check_every_email_and_page(game: Game) -> None:
@@ -107,11 +109,14 @@ def check_every_email_and_page(game: Game) -> None:
         with i18n.as_seat(seat):
             for kind in KINDS if not game.engine_state().is_over() else ("game_over",):
                 message = emails.render(game, seat, game.engine_state(), kind)
-                for part in ("subject", "text", "html"):
-                    assert not leaks(message[part], foreign), (seat.language, kind, part)
-        response = Client().get(seat_link_of(seat))
-        assert response.status_code == 200
-        assert not leaks(response.content.decode(), foreign), seat.language
+                parts = [message[part] for part in ("subject", "text", "html")]
+                parts += [event["content"] for event in message.get("attachments", [])]
+                for part in parts:
+                    assert not leaks(part, foreign), (seat.language, kind, part[:200])
+        for page in PAGES:
+            response = Client().get(seat_link_of(seat) + page)
+            assert response.status_code == 200, page
+            assert not leaks(response.content.decode(), foreign), (seat.language, page)
 
 
 def seat_link_of(seat: Seat) -> str:

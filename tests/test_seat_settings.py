@@ -147,6 +147,17 @@ def test_a_daily_summary_goes_once_a_day_at_the_chosen_local_hour(game):
     assert OutboxEmail.objects.filter(kind="digest").count() == 1
 
 
+def test_a_daily_summary_missed_at_its_hour_goes_later_that_day(game):
+    """The beat was down at 08:00 Madrid: the summary goes at its next run, once."""
+    from datetime import UTC, datetime
+
+    Seat.objects.filter(pk=seat(game).pk).update(timezone="Europe/Madrid", digest_hour=8)
+    assert notifications.record_digests(datetime(2026, 11, 24, 6, 55, tzinfo=UTC)) == []
+    [late] = notifications.record_digests(datetime(2026, 11, 24, 10, 5, tzinfo=UTC))
+    assert late.key.endswith("digest20261124")
+    assert notifications.record_digests(datetime(2026, 11, 24, 22, 5, tzinfo=UTC)) == []
+
+
 def test_every_game_email_carries_one_click_unsubscribe_and_auto_submitted(game):
     from tests.mailplay import deliver_pending, inbox
 

@@ -149,6 +149,20 @@ def test_a_player_marks_time_away_in_the_settings_and_the_table_is_told():
     assert "away until" in html and "Ben" in html
 
 
+def test_the_table_is_told_of_an_absence_in_each_readers_language():
+    from django.utils import translation
+
+    from games.presenters import away_notes
+
+    ben = Seat(index=1, away_from=date(2030, 1, 2), away_until=date(2030, 1, 5))
+    today = date(2029, 12, 30)
+    assert away_notes([ben], today) == {1: "away Wed 2 Jan to Sat 5 Jan"}
+    with translation.override("es"):
+        assert away_notes([ben], today) == {1: "fuera del mié 2 ene al sáb 5 ene"}
+        assert away_notes([ben], date(2030, 1, 3)) == {1: "fuera hasta el sáb 5 ene"}
+    assert away_notes([ben], date(2030, 1, 6)) == {}
+
+
 @pytest.mark.parametrize(
     ("first", "last", "said"),
     [
