@@ -169,3 +169,28 @@ def update(objs: list, names: list) -> None:
         cursor.execute(
             f"UPDATE {table} SET {assignments} FROM {temp} t WHERE {table}.{pk} = t.{pk}"
         )
+
+
+def insert_unless_taken(obj, unique: tuple) -> bool:
+    """INSERT the instance unless a row with the same ``unique`` fields is there
+    (committed, or written earlier in this transaction); True if it was written.
+    One statement, ON CONFLICT DO NOTHING, on PostgreSQL and SQLite alike: the
+    check and the write cannot be told apart by a concurrent writer."""
+    meta = type(obj)._meta
+    fields = _inserted(meta)
+    values = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    conflict = ", ".join(quote(meta.get_field(name).column) for name in unique)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) "
+            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(meta.pk.column)}",
+            values,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    obj.pk = row[0]
+    return True

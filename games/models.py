@@ -121,6 +121,10 @@ class Game(models.Model):
     last_move_seq = models.PositiveIntegerField(default=0, editable=False)
     # Phases in a row that reached their deadline with no player's move; any move resets it.
     idle_phases = models.PositiveSmallIntegerField(default=0, editable=False)
+    # How fast each seat may move (games.pacing): seat index -> [moves left, as counted
+    # at that ISO time]. On the game's row, which a move locks and writes anyway, so
+    # pacing costs a move no query of its own.
+    move_allowances = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -187,9 +191,6 @@ class Seat(models.Model):
     autoreply_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set on a hard bounce, rejection or complaint: nothing more is sent to this address.
     undeliverable_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # How fast this seat may move (games.pacing): moves left, as counted at that time.
-    move_allowance = models.FloatField(default=0, editable=False)
-    move_allowance_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]

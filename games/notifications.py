@@ -104,7 +104,9 @@ def _bargaining_just_over(state, types: list) -> bool:
 
 def record(game: Game, state, events: list) -> list:
     """Write the owed emails to the outbox (call inside the move's transaction);
-    they are sent after commit."""
+    they are sent after commit. Most moves owe none: then no query at all."""
+    if not owed(state, events):
+        return []
     return record_many([(game, list(game.seats.all()), state, events)])
 
 

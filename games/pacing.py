@@ -37,6 +37,17 @@ def take(allowance: Allowance, now: datetime) -> tuple[Allowance | None, int]:
     return None, math.ceil((1 - moves) * settings.MOVES_REFILL_SECONDS)
 
 
+def of_seat(allowances: dict, seat: int) -> Allowance:
+    """A seat's allowance as the game's row keeps it (``Game.move_allowances``)."""
+    moves, at = allowances.get(str(seat), (0.0, None))
+    return Allowance(moves, datetime.fromisoformat(at) if at else None)
+
+
+def with_seat(allowances: dict, seat: int, allowance: Allowance) -> dict:
+    """The game's allowances with this seat's replaced (a new dict)."""
+    return {**allowances, str(seat): [allowance.moves, allowance.at.isoformat()]}
+
+
 def too_fast_message(wait: int) -> str:
     return ngettext(
         "Too many moves in a short time: nothing was done. Try again in %(count)s second.",

@@ -173,6 +173,7 @@ class Outcome:
     repeated: bool = False  # the same submission was seen before; nothing changed now
     since: int = 0  # the seq of the first event this move made (an accepted move)
     retry_after: int = 0  # refused as too fast: the seconds to wait
+    events: tuple = ()  # the events this move made (an accepted move), as stored
 
 
 class ServiceError(Exception):
@@ -373,44 +374,69 @@ def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Ou
     same form sent again is judged again. A seat moving too fast (games.pacing)
     is refused with ``retry_after``."""
     now = now or timezone.now()
-    with transaction.atomic():
-        game = _locked(seat.game_id)
-        earlier = Submission.objects.filter(game=game, key=key).first()
-        if earlier is not None:
-            return Outcome(True, version=game.version, repeated=True)
-        wait = _take_a_move(seat, now)
-        if wait:
-            return Outcome(
-                False, "too_fast", pacing.too_fast_message(wait), game.version, retry_after=wait
-            )
-        command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
-        outcome = _apply_for_seat(game, command, version, now)
-        if not outcome.accepted:
-            return outcome
-        if seat.missed_in_a_row:
-            Seat.objects.filter(pk=seat.pk).update(missed_in_a_row=0)
-        Submission.objects.create(
-            game=game,
-            seat=seat,
-            key=key,
-            command=command,
-            version_after=game.version,
+    try:
+        with transaction.atomic():
+            return _submit_locked(seat, command, version, key, now)
+    except _Repeated as repeat:  # everything it wrote is rolled back
+        return Outcome(True, version=repeat.version, repeated=True)
+
+
+class _Repeated(Exception):
+    """The form's key was taken by an earlier accepted move: undo this one."""
+
+    def __init__(self, version: int):
+        self.version = version
+
+
+def _submit_locked(seat: Seat, command: dict, version: int, key: str, now) -> Outcome:
+    game = _locked(seat.game_id)
+    version_seen = game.version
+    allowances, wait = _take_a_move(game, seat.index, now)
+    if wait:
+        if _submitted(game, key):
+            raise _Repeated(version_seen)
+        return Outcome(
+            False, "too_fast", pacing.too_fast_message(wait), game.version, retry_after=wait
         )
+    command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
+    outcome = _apply_for_seat(game, command, version, now, move_allowances=allowances)
+    if not outcome.accepted:
+        # Refused as made again (the same form sent twice, or a stale page): its
+        # first outcome. Else a refused move counts against the allowance all the same.
+        if _submitted(game, key):
+            raise _Repeated(version_seen)
+        Game.objects.filter(pk=game.pk).update(move_allowances=allowances)
+        return outcome
+    if seat.missed_in_a_row:
+        Seat.objects.filter(pk=seat.pk).update(missed_in_a_row=0)
+    # Recorded last, and checked by the same statement: a move whose key is taken
+    # is a repeat of one accepted earlier (the same form sent twice), which the
+    # lock has made us wait for; it is undone whole, its allowance included.
+    submission = Submission(
+        game=game, seat=seat, key=key, command=command, version_after=game.version
+    )
+    if not bulk.insert_unless_taken(submission, ("game", "key")):
+        raise _Repeated(version_seen)
     return outcome
 
 
-def _take_a_move(seat: Seat, now) -> int:
-    """Count one move against the seat's allowance; the seconds to wait if none is
-    left. Read under the game's lock: two tabs of one seat cannot both spend it."""
-    row = Seat.objects.filter(pk=seat.pk)
-    moves, at = row.values_list("move_allowance", "move_allowance_at").get()
-    after, wait = pacing.take(pacing.Allowance(moves, at), now)
-    if after is not None:
-        row.update(move_allowance=after.moves, move_allowance_at=after.at)
-    return wait
+def _submitted(game: Game, key: str) -> bool:
+    return Submission.objects.filter(game=game, key=key).exists()
 
 
-def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
+def _take_a_move(game: Game, seat: int, now) -> tuple[dict, int]:
+    """Count one move against the seat's allowance: (the game's allowances after
+    it, 0), or (unchanged, the seconds to wait) if none is left. Read under the
+    game's lock: two tabs of one seat cannot both spend it."""
+    after, wait = pacing.take(pacing.of_seat(game.move_allowances, seat), now)
+    if after is None:
+        return game.move_allowances, wait
+    return pacing.with_seat(game.move_allowances, seat, after), 0
+
+
+def _apply_for_seat(game: Game, command: dict, version: int, now, **fields) -> Outcome:
+    """Apply a seat's command to the locked game; ``fields``: more Game fields
+    to write with the move."""
     if game.status != Game.Status.ACTIVE:
         return Outcome(False, "game_not_active", _("This game is no longer in play."), game.version)
     if game.paused_at is not None:  # nothing may move while paused, a player's move included
@@ -437,9 +463,9 @@ def _apply_for_seat(game: Game, command: dict, version: int, now) -> Outcome:
         return Outcome(False, error.code, errors.message(error.code, error.message), game.version)
     since = game.version
     # A player moved: the game is not abandoned (see _idle).
-    _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0)
+    _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0, **fields)
     notifications.record(game, state, events)
-    return Outcome(True, version=game.version, since=since)
+    return Outcome(True, version=game.version, since=since, events=tuple(events))
 
 
 def advance(

@@ -172,28 +172,21 @@ def _refused(request, seat, message: str):
 
 def _projected(seat, state, outcome) -> list:
     """The move's events, as this seat may know them (e.g. who was lying, who paid)."""
-    events = GameEvent.objects.filter(
-        game=seat.game, seq__gte=outcome.since, seq__lt=outcome.version
-    )
-    return engine.project_log(state, [e.data for e in events.order_by("seq")], seat.index)
+    return engine.project_log(state, list(outcome.events), seat.index)
 
 
 def _show(request, seat, sent: dict | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
-    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
+    seats = list(game.seats.all())  # in seat order (Seat.Meta.ordering)
+    names = usertext.names(s.name for s in seats)
     log_all = request.GET.get("log") == "all"
     if log_all:  # the whole log from the start, a page at a time
         lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
         more = False
     else:
-        events = (
-            GameEvent.objects.filter(game=game)
-            .order_by("-seq")
-            .values_list("data", flat=True)
-            .iterator(chunk_size=200)
-        )
+        events = _events(game, newest_first=True)
         lines, more = presenters.log_lines(state, events, names, seat.index, presenters.LOG_LINES)
         log_next = None
     context = presenters.seat_page(
@@ -210,7 +203,7 @@ def _show(request, seat, sent: dict | None = None):
         confirm=request.GET,
         sent=sent,
         openings=presenters.record_openings(game.openings.all(), seat.timezone),
-        away=presenters.away_notes(game.seats.all(), timezone.localdate()),
+        away=presenters.away_notes(seats, timezone.localdate()),
     )
     return render(request, "games/seat.html", context)
 
@@ -219,10 +212,8 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
     """The page of the whole log after the event ``after`` (a seq; anything else
     starts from the beginning)."""
     start = whole_number(after or "", 9)
-    events = GameEvent.objects.filter(game=game).order_by("seq")
     first_round = 0
     if start is not None:
-        events = events.filter(seq__gt=start)
         begun = (
             GameEvent.objects.filter(game=game, type="round_started", seq__lte=start)
             .order_by("-seq")
@@ -230,8 +221,28 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
             .first()
         )
         first_round = begun["round"] if begun else 0
-    events = events.values_list("data", flat=True).iterator(chunk_size=200)
+    events = _events(game, newest_first=False, after=start)
     return presenters.log_page(state, events, names, seat, first_round)
+
+
+EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
+
+
+def _events(game, newest_first: bool, after: int | None = None):
+    """The game's events (their data), read a batch at a time as the log asks for
+    more: keyset pages on (game, seq), so a page's cost does not grow with the
+    game's length."""
+    order = "-seq" if newest_first else "seq"
+    bound = after
+    while True:
+        rows = GameEvent.objects.filter(game=game)
+        if bound is not None:
+            rows = rows.filter(**{"seq__lt" if newest_first else "seq__gt": bound})
+        batch = list(rows.order_by(order).values_list("data", flat=True)[:EVENTS_BATCH])
+        yield from batch
+        if len(batch) < EVENTS_BATCH:
+            return
+        bound = batch[-1]["seq"]
 
 
 # What a refused form tells the player, by the cause Django's CSRF check found.

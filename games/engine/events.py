@@ -4,6 +4,12 @@ Every change of state is an event, automatic steps included (shuffles, deals,
 refills, Sheriff rotation, scoring), so replaying the stored events rebuilds
 the exact state without running any rule code. ``evolve`` mutates the state it
 is given; callers work on a clone.
+
+``apply`` works on a copy that shares the phase's deeper values (an offer's terms,
+a deal's) with the state it was given (``state.copy_phase``): handlers change the
+phase's lists and dicts, and the offers and calls directly inside them, but only
+ever replace anything deeper. What they store from an event is a JSON copy, shared
+with nothing.
 """
 
 from .config import GameConfig
@@ -18,6 +24,7 @@ from .state import (
     Market,
     MarketTurn,
     State,
+    json_copy,
 )
 
 
@@ -145,21 +152,21 @@ def _phase_started(state: State, event: dict) -> None:
     elif phase == "inspection":
         declarations = event["declarations"]
         decided = [None if declarations[seat] is not None else "none" for seat in range(n)]
-        state.phase = Inspection(declarations=list(declarations), decided=decided)
+        state.phase = Inspection(declarations=json_copy(declarations), decided=decided)
         if state.config.deputies:
             state.phase.calls = [
                 None if declarations[seat] is None else [None] * len(state.deputies)
                 for seat in range(n)
             ]
     elif phase == "black_market":
-        state.phase = BlackMarketStep(seats=list(event["seats"]), choices=[None] * n)
+        state.phase = BlackMarketStep(seats=json_copy(event["seats"]), choices=[None] * n)
     else:
         raise ValueError(f"unknown phase {phase!r}")
     state.phase.since = event["seq"]
 
 
 def _set_aside_submitted(state: State, event: dict) -> None:
-    state.phase.pending[event["seat"]] = list(event["cards"])
+    state.phase.pending[event["seat"]] = json_copy(event["cards"])
 
 
 def _market_turn_taken(state: State, event: dict) -> None:
@@ -167,14 +174,13 @@ def _market_turn_taken(state: State, event: dict) -> None:
 
 
 def _bag_loaded(state: State, event: dict) -> None:
-    state.phase.declarations[event["seat"]] = {
-        "declared": event["declared"],
-        "count": event["count"],
-    }
+    state.phase.declarations[event["seat"]] = json_copy(
+        {"declared": event["declared"], "count": event["count"]}
+    )
 
 
 def _offer_made(state: State, event: dict) -> None:
-    offer = dict(event["offer"])
+    offer = json_copy(event["offer"])
     state.phase.offers[str(offer["id"])] = offer
     state.phase.next_offer = offer["id"] + 1
     if not state.is_inspector(offer["proposer"]):  # a merchant who offers has had their say
@@ -196,7 +202,7 @@ def _bargaining_ended(state: State, event: dict) -> None:
 def _offer_revised(state: State, event: dict) -> None:
     offer = state.phase.offers[str(event["offer"])]
     offer["revision"] = event["revision"]
-    offer["terms"] = event["terms"]
+    offer["terms"] = json_copy(event["terms"])
     if "accepted" in offer:  # new terms: the acceptances of the old ones lapse
         offer["accepted"] = []
 
@@ -271,7 +277,7 @@ def _black_market_declined(state: State, event: dict) -> None:
 
 
 def _black_market_submitted(state: State, event: dict) -> None:
-    state.phase.choices[event["seat"]] = event["choice"]
+    state.phase.choices[event["seat"]] = json_copy(event["choice"])
 
 
 def _bag_passed(state: State, event: dict) -> None:
@@ -280,7 +286,7 @@ def _bag_passed(state: State, event: dict) -> None:
 
 def _bag_inspected(state: State, event: dict) -> None:
     state.phase.decided[event["seat"]] = "inspected"
-    state.phase.revealed[str(event["seat"])] = list(event["contents"])
+    state.phase.revealed[str(event["seat"])] = json_copy(event["contents"])
 
 
 def _bag_goods_settled(state: State, event: dict) -> None:
@@ -289,7 +295,7 @@ def _bag_goods_settled(state: State, event: dict) -> None:
 
 
 def _game_ended(state: State, event: dict) -> None:
-    state.phase = GameOver(scores=event["scores"], since=event["seq"])
+    state.phase = GameOver(scores=json_copy(event["scores"]), since=event["seq"])
 
 
 def _log_only(state: State, event: dict) -> None:

@@ -81,7 +81,7 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     With ``auto_advance=False`` a complete phase waits for ``timeout`` (phases.py)."""
     if not isinstance(command, dict):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
-    run = Run(state.clone(), auto_advance=auto_advance)
+    run = Run(state.working_copy(), auto_advance=auto_advance)
     kind = command.get("type")
     if not isinstance(kind, str):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")

@@ -179,7 +179,7 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
         raise EngineError(
             "no_sheriff_action", "An offer must ask the Sheriff to let a bag pass or inspect it."
         )
-    seen = set()
+    seen, merchants = set(), state.merchants()
     for action in actions:
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
             raise EngineError("bad_command", "Each Sheriff action is 'pass' or 'inspect' a bag.")
@@ -192,7 +192,7 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
                 "Only the Sheriff chooses the pile and the order of confiscated goods.",
             )
         bag = action.get("bag")
-        if not checks.is_int(bag) or bag not in state.merchants() or bag in seen:
+        if not checks.is_int(bag) or bag not in merchants or bag in seen:
             raise EngineError("bad_command", "Each action must name a different merchant's bag.")
         if state.phase.decided[bag] is not None:
             raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")

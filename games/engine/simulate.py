@@ -11,6 +11,14 @@ pass (timeouts). They
 also send refused commands now and then, which must leave the state untouched.
 Prints games played, invariant failures (must be 0) and the median and p95
 milliseconds per full game.
+
+    python -m games.engine.simulate ... --timing
+
+``--timing`` measures the engine alone: the same random players (without the
+refused junk commands) play the games with no invariant check, and only the time
+spent inside ``apply`` counts. Prints games played, commands applied, the median
+and p95 milliseconds of ``apply`` per game, and the median over games of the
+microseconds per command.
 """
 
 import argparse
@@ -51,9 +59,10 @@ class RandomPlayers:
     the property tests use them all; the fault drill (``manage.py chaos``) plays through
     the pages' forms, so it leaves them to their defaults."""
 
-    def __init__(self, rnd: random.Random, every_choice: bool = False):
+    def __init__(self, rnd: random.Random, every_choice: bool = False, junk: bool = True):
         self.rnd = rnd
         self.every_choice = every_choice
+        self.sends_junk = junk  # False: no malformed commands (timing the engine alone)
 
     def command(self, state) -> dict:
         rnd = self.rnd
@@ -62,7 +71,7 @@ class RandomPlayers:
             return {"type": "timeout"}
         if rnd.random() < BARGAINING_END_CHANCE:  # refused outside inspection: fine
             return {"type": "end_bargaining"}
-        if rnd.random() < JUNK_CHANCE:
+        if rnd.random() < JUNK_CHANCE and self.sends_junk:
             return self.junk(state)
         seats = [s for s, a in options.items() if a["moves"]]
         if not seats:  # a complete phase held for its deadline
@@ -292,6 +301,8 @@ def play_game(
             if state.to_json() != before:
                 failures.append(f"refused {command['type']} changed the state")
             continue
+        if previous.to_json() != before:  # apply's working copy shares parts of it
+            failures.append(f"step {steps}: {command['type']} changed the state it was given")
         failures += [f"step {steps}: {p}" for p in check_bargaining(previous, new_events)]
         events += new_events
         for event in new_events:
@@ -326,6 +337,29 @@ def play_game(
     }
 
 
+def time_game(
+    config: GameConfig, seed: str, rnd: random.Random, squeeze: bool = False, hold: bool = False
+) -> dict:
+    """One full game with no invariant check, timing only the engine's ``apply``
+    calls (refused ones included: refusing costs the engine time too). Returns
+    {"seconds": time inside apply, "commands": n, "refused": n}."""
+    state, events = new_game(config, seed)
+    if squeeze:
+        state = squeeze_deck(state, events, keep=rnd.randint(0, 30))
+    players = RandomPlayers(rnd, every_choice=True, junk=False)
+    seconds, commands, refused = 0.0, 0, 0
+    while not state.is_over() and commands < MAX_STEPS:
+        command = players.command(state)
+        commands += 1
+        started = time.perf_counter()
+        try:
+            state, _ = apply(state, command, auto_advance=not hold)
+        except EngineError:
+            refused += 1
+        seconds += time.perf_counter() - started
+    return {"seconds": seconds, "commands": commands, "refused": refused}
+
+
 def _expected_turns(config: GameConfig) -> list:
     """Rounds each seat served as Sheriff (as Deputy with 6 players: two a round)."""
     per_round = 2 if config.deputies else 1
@@ -356,6 +390,13 @@ def add_arguments(parser) -> None:
         default=1,
         help="check views for leaks every N steps (1 = every step)",
     )
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="time the engine alone: no invariant check, no junk commands; prints "
+        "commands applied, the median and p95 ms inside apply per game and the "
+        "median µs per command",
+    )
 
 
 def check_arguments(args) -> str | None:
@@ -367,23 +408,47 @@ def check_arguments(args) -> str | None:
     return None
 
 
-def run(args, out=sys.stdout, err=sys.stderr) -> int:
-    """Play ``args.games`` games; print the figures; 1 if any invariant failed."""
+def _next_game(args, rnd: random.Random) -> tuple[str, GameConfig]:
+    """The next game's seed and a random configuration within the options."""
+    game_seed = f"{rnd.getrandbits(256):064x}"
+    config = GameConfig(
+        players=args.players,
+        edition=args.edition,
+        royal_goods=args.royal,
+        first_sheriff=rnd.randrange(args.players),
+        seven_card_hand=rnd.random() < 0.2,
+        remove_ten=rnd.random() < 0.2,
+        black_market=args.black_market,
+        black_market_values=_values(rnd) if args.black_market and rnd.random() < 0.25 else None,
+    )
+    return game_seed, config
+
+
+def _p95(values: list) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _games_line(args) -> str:
+    return (
+        f"games played: {args.games} (edition {args.edition}, {args.players} players"
+        f"{', royal goods' if args.royal else ''}"
+        f"{', black market' if args.black_market else ''})\n"
+    )
+
+
+def run(args, out=None, err=None) -> int:
+    """Play ``args.games`` games; print the figures; 1 if any invariant failed.
+    ``out`` and ``err`` default to the streams of the moment (tests capture them)."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     master = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rnd = random.Random(master)
+    if getattr(args, "timing", False):
+        return run_timing(args, master, rnd, out)
     durations, failed, steps = [], 0, 0
     for number in range(args.games):
-        game_seed = f"{rnd.getrandbits(256):064x}"
-        config = GameConfig(
-            players=args.players,
-            edition=args.edition,
-            royal_goods=args.royal,
-            first_sheriff=rnd.randrange(args.players),
-            seven_card_hand=rnd.random() < 0.2,
-            remove_ten=rnd.random() < 0.2,
-            black_market=args.black_market,
-            black_market_values=_values(rnd) if args.black_market and rnd.random() < 0.25 else None,
-        )
+        game_seed, config = _next_game(args, rnd)
         started = time.perf_counter()
         squeeze = rnd.random() < 0.25  # a quarter of games run the deck dry
         hold = rnd.random() < 0.2  # some games wait for every deadline
@@ -393,18 +458,37 @@ def run(args, out=sys.stdout, err=sys.stderr) -> int:
         if result["failures"]:
             failed += 1
             err.write(f"game {number} (seed {game_seed}, {config}): {result['failures'][:3]}\n")
-    durations.sort()
-    p95 = durations[min(len(durations) - 1, int(0.95 * len(durations)))]
     out.write(
         f"master seed: {master}\n"
-        f"games played: {args.games} (edition {args.edition}, {args.players} players"
-        f"{', royal goods' if args.royal else ''}"
-        f"{', black market' if args.black_market else ''})\n"
+        f"{_games_line(args)}"
         f"invariant failures: {failed}\n"
         f"commands per game: {steps / max(1, args.games):.0f}\n"
-        f"ms per full game: median {statistics.median(durations):.1f}, p95 {p95:.1f}\n"
+        f"ms per full game: median {statistics.median(durations):.1f}, "
+        f"p95 {_p95(durations):.1f}\n"
     )
     return 1 if failed else 0
+
+
+def run_timing(args, master: int, rnd: random.Random, out) -> int:
+    """``--timing``: play the games unchecked and print the time spent in ``apply``."""
+    per_game_ms, per_command_us, commands, refused = [], [], 0, 0
+    for _ in range(args.games):
+        game_seed, config = _next_game(args, rnd)
+        squeeze, hold = rnd.random() < 0.25, rnd.random() < 0.2  # as in a checked run
+        result = time_game(config, game_seed, rnd, squeeze, hold)
+        per_game_ms.append(result["seconds"] * 1000)
+        per_command_us.append(result["seconds"] * 1e6 / max(1, result["commands"]))
+        commands += result["commands"]
+        refused += result["refused"]
+    out.write(
+        f"master seed: {master}\n"
+        f"{_games_line(args)}"
+        f"commands applied: {commands} ({refused} refused)\n"
+        f"apply ms per game: median {statistics.median(per_game_ms):.2f}, "
+        f"p95 {_p95(per_game_ms):.2f}\n"
+        f"apply µs per command: median {statistics.median(per_command_us):.1f}\n"
+    )
+    return 0
 
 
 def main(argv=None) -> int:

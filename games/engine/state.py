@@ -103,6 +103,27 @@ class GameOver:
 PHASES = {
     cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, BlackMarketStep, GameOver)
 }
+_FIELD_NAMES = {kind: tuple(f.name for f in fields(cls)) for kind, cls in PHASES.items()}
+
+
+_JSON_SCALARS = frozenset((str, int, float, bool, type(None)))
+_STRING_KEYS = {str}
+
+
+def json_copy(data):
+    """``json.loads(json.dumps(data))`` without the text in between: a deep copy of
+    plain JSON data, tuples turned into lists. Anything else (a key that is not a
+    string, a type JSON does not know) still goes through JSON, so it converts or
+    fails exactly as the round trip does."""
+    kind = type(data)
+    if kind is dict:
+        if set(map(type, data)) <= _STRING_KEYS:
+            return {k: v if type(v) in _JSON_SCALARS else json_copy(v) for k, v in data.items()}
+    elif kind is list or kind is tuple:
+        return [v if type(v) in _JSON_SCALARS else json_copy(v) for v in data]
+    elif kind in _JSON_SCALARS:
+        return data
+    return json.loads(json.dumps(data))
 
 
 def phase_to_dict(phase) -> dict | None:
@@ -110,6 +131,37 @@ def phase_to_dict(phase) -> dict | None:
         return None
     # Phase fields hold plain JSON data only; callers copy when they need to.
     return {"kind": phase.kind, **{f.name: getattr(phase, f.name) for f in fields(phase)}}
+
+
+def copy_phase(phase):
+    """A copy of ``phase`` that evolving cannot change the original through. Its
+    containers, and those directly inside them (an offer, a bag's Deputy calls), are
+    new; deeper values (an offer's terms) are shared: event handlers only ever
+    replace those, never change them in place (see events.py). A deep copy of the
+    phase on every command was most of ``apply``'s time."""
+    if phase is None:
+        return None
+    return type(phase)(
+        **{name: _copy_two_levels(getattr(phase, name)) for name in _FIELD_NAMES[phase.kind]}
+    )
+
+
+def _copy_two_levels(value):
+    kind = type(value)
+    if kind is dict:
+        return {key: _copy_one_level(item) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_copy_one_level(item) for item in value]
+    return value
+
+
+def _copy_one_level(value):
+    kind = type(value)
+    if kind is dict:
+        return dict(value)
+    if kind is list or kind is tuple:
+        return list(value)
+    return value
 
 
 def phase_from_dict(data: dict | None):
@@ -196,6 +248,15 @@ class State:
 
     # -- copies, JSON, hash
     def clone(self) -> "State":
+        """An independent copy: changing it in any way leaves this state as it was."""
+        return self._copy(phase=phase_from_dict(json_copy(phase_to_dict(self.phase))))
+
+    def working_copy(self) -> "State":
+        """The copy ``apply`` evolves: like ``clone``, but sharing the phase's deeper
+        values with this state (``copy_phase``), which only ``evolve`` may change."""
+        return self._copy(phase=copy_phase(self.phase))
+
+    def _copy(self, phase) -> "State":
         return State(
             config=self.config,
             seed=self.seed,
@@ -206,7 +267,7 @@ class State:
             round=self.round,
             sheriff=self.sheriff,
             sheriff_turns=list(self.sheriff_turns),
-            phase=phase_from_dict(json.loads(json.dumps(phase_to_dict(self.phase)))),  # deep copy
+            phase=phase,
             shuffles=self.shuffles,
             seq=self.seq,
             schema=self.schema,
@@ -231,7 +292,7 @@ class State:
             "round": self.round,
             "sheriff": self.sheriff,
             "sheriff_turns": list(self.sheriff_turns),
-            "phase": json.loads(json.dumps(phase_to_dict(self.phase))),
+            "phase": json_copy(phase_to_dict(self.phase)),
             "shuffles": self.shuffles,
             "seq": self.seq,
             **self._extras(),
@@ -270,7 +331,7 @@ class State:
             round=data["round"],
             sheriff=data["sheriff"],
             sheriff_turns=list(data["sheriff_turns"]),
-            phase=phase_from_dict(data["phase"]),
+            phase=phase_from_dict(json_copy(data["phase"])),  # shares nothing with ``data``
             shuffles=data["shuffles"],
             seq=data["seq"],
             schema=data["schema"],

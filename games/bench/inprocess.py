@@ -1,0 +1,104 @@
+"""In-process figures: each page GET and move POST timed and its SQL queries
+counted (Django's test client, no HTTP), by the round it was made in."""
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games import links
+from games.bench.player import next_step
+from games.models import Game
+
+TRANSACTION = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+
+
+def statements(queries: CaptureQueriesContext) -> list:
+    """The SQL a request ran, less the transaction's own BEGIN and COMMIT."""
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
+
+
+@dataclass
+class Sample:
+    kind: str  # "get" (a page) or "post" (a move)
+    ms: float
+    queries: int
+    round: int
+
+
+@dataclass
+class Samples:
+    rows: list = field(default_factory=list)
+    profiles: dict | None = None  # kind -> cProfile.Profile, when profiling
+
+    def of(self, kind: str, rounds=None) -> list:
+        return [s for s in self.rows if s.kind == kind and (rounds is None or s.round in rounds)]
+
+    def p50_ms(self, kind: str, rounds=None) -> float:
+        found = self.of(kind, rounds)
+        return statistics.median(s.ms for s in found) if found else float("nan")
+
+    def p50_queries(self, kind: str) -> float:
+        found = self.of(kind)
+        return statistics.median(s.queries for s in found) if found else float("nan")
+
+    def max_queries(self, kind: str) -> int:
+        return max((s.queries for s in self.of(kind)), default=0)
+
+
+def measured(client: Client, method: str, path: str, data: dict, round_no: int, samples):
+    kind = "post" if method == "post" else "get"
+    profile = samples.profiles[kind] if samples.profiles else None
+    with CaptureQueriesContext(connection) as queries:
+        start = time.perf_counter()
+        if profile:
+            profile.enable()
+        response = getattr(client, method)(path, data)
+        if profile:
+            profile.disable()
+        ms = (time.perf_counter() - start) * 1000
+    samples.rows.append(Sample(kind, ms, len(statements(queries)), round_no))
+    return response
+
+
+def play(games: list, samples: Samples, max_moves: int | None = None) -> int:
+    """Play the games to their end (or ``max_moves`` moves in all), seat after seat
+    as a browser would: GET the page, POST its move, follow the redirect."""
+    seats = {game.pk: [(Client(), _path(seat)) for seat in game.seats.order_by("index")]
+             for game in games}  # fmt: skip
+    moves = 0
+    active = list(games)
+    while active and (max_moves is None or moves < max_moves):
+        before = moves
+        for game in active:
+            for client, path in seats[game.pk]:
+                moves += _one_seat(client, path, game, samples)
+            game.refresh_from_db(fields=["status", "state"])
+        active = [game for game in active if game.status == Game.Status.ACTIVE]
+        if active and moves == before:
+            raise RuntimeError(f"no seat of games {[g.pk for g in active]} could move")
+    return moves
+
+
+def _path(seat) -> str:
+    return urlparse(links.seat_url(seat)).path
+
+
+def _one_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
+    round_no = game.state.get("round", 0)
+    page = measured(client, "get", path, {}, round_no, samples).content.decode()
+    step = next_step(page)
+    if step is not None and step.method == "get":  # open the confirmation first
+        page = measured(client, "get", path, step.data, round_no, samples).content.decode()
+        step = next_step(page)
+    if step is None or step.method != "post":
+        return 0
+    response = measured(client, "post", path, step.data, round_no, samples)
+    if response.status_code == 302:
+        measured(client, "get", response["Location"], {}, round_no, samples)
+        return 1
+    return 0

@@ -1,0 +1,152 @@
+"""The load benchmark: moves and pages served over HTTP, beside a minimal view on
+the same stack, and the in-process cost of each request. See README, "Performance".
+
+    python manage.py bench_moves [--games 200] [--players 5] [--seconds 60] ...
+
+It runs with production settings of its own (games.bench.settings, DEBUG off) on
+the configured database and broker, and removes the games it made at its end."""
+
+import cProfile
+import io
+import logging
+import os
+import pstats
+import sys
+from urllib.parse import urlparse
+
+from django.core.management.base import BaseCommand
+from django.db import connections
+
+from games import links
+from games.bench import http, inprocess, scale, stack
+from games.management.commands.bench_deadlines import percentile
+
+
+def p(values: list, rank: float) -> float:
+    return percentile(values, rank) if values else float("nan")
+
+
+class Command(BaseCommand):
+    help = "Load benchmark: moves over HTTP against a minimal view on the same stack."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=200, help="games played over HTTP")
+        parser.add_argument("--players", type=int, choices=(3, 4, 5), default=5)
+        parser.add_argument("--edition", type=int, choices=(1, 2), default=2)
+        parser.add_argument("--clients", type=int, default=8, help="concurrent client processes")
+        parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+        parser.add_argument("--seconds", type=float, default=60, help="time bound of the HTTP run")
+        parser.add_argument("--minimal-seconds", type=float, default=20)
+        parser.add_argument("--port", type=int, default=8765)
+        parser.add_argument("--sample-games", type=int, default=2, help="played in-process")
+        parser.add_argument("--live-games", type=int, default=10_000, help="for the scale figures")
+        parser.add_argument(
+            "--profile", type=int, default=0, metavar="N",
+            help="profile the in-process requests; print the N costliest functions",
+        )  # fmt: skip
+        parser.add_argument("--skip-http", action="store_true")
+        parser.add_argument("--skip-scale", action="store_true")
+
+    def handle(self, *args, **options):
+        if os.environ.get("BENCH_ENV") != "1":  # run again under the benchmark's settings
+            os.execve(sys.executable, [sys.executable, *sys.argv], stack.bench_env(options["port"]))
+        self.options = options
+        logging.getLogger("games").setLevel(logging.WARNING)  # not a line per game made
+        removed = scale.remove_bench_games()
+        if removed:
+            self.say(f"removed {removed} rows left by an earlier run")
+        try:
+            self.in_process()
+            if not options["skip_scale"]:
+                self.scale()
+            if not options["skip_http"]:
+                self.over_http()
+        finally:
+            self.say(f"removing the benchmark's games ({scale.remove_bench_games()} rows)")
+
+    def say(self, line: str = "") -> None:
+        self.stdout.write(line)
+
+    # --- in-process: each request timed and its queries counted ---------------------
+    def in_process(self) -> None:
+        o = self.options
+        games = scale.new_games(o["sample_games"], o["players"], o["edition"], "sample")
+        profiles = {"get": cProfile.Profile(), "post": cProfile.Profile()}
+        samples = inprocess.Samples(profiles=profiles if o["profile"] else None)
+        moves = inprocess.play(games, samples)
+        last = max(s.round for s in samples.rows)
+        self.say(f"== in-process ({connections['default'].vendor}, Django test client), "
+                 f"{len(games)} whole {o['players']}-player games, {moves} moves")  # fmt: skip
+        for kind, label in (("get", "page GET"), ("post", "move POST")):
+            self.say(
+                f"{label:10} p50 {samples.p50_ms(kind):6.2f} ms   "
+                f"round 1 p50 {samples.p50_ms(kind, {1}):6.2f} ms   "
+                f"round {last} p50 {samples.p50_ms(kind, {last}):6.2f} ms   "
+                f"queries p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
+            )
+        for kind, profile in profiles.items() if o["profile"] else ():
+            self.say(f"-- profile of the {kind.upper()}s, by own time (tottime):")
+            text = io.StringIO()
+            stats = pstats.Stats(profile, stream=text).strip_dirs()
+            stats.sort_stats("tottime").print_stats(o["profile"])
+            self.say(text.getvalue().strip())
+
+    # --- the per-move cost with few and with many live games --------------------------
+    def scale(self) -> None:
+        o = self.options
+        self.say("== scale: in-process p50 over the first 200 moves of 4 new games")
+        for target in (10, o["live_games"]):
+            missing = target - scale.live_games()
+            if missing > 0:
+                template = scale.new_games(1, o["players"], o["edition"], "template")[0]
+                scale.copy_live_games(template, missing - 1)
+            games = scale.new_games(4, o["players"], o["edition"], f"scale{target}")
+            samples = inprocess.Samples()
+            inprocess.play(games, samples, max_moves=200)
+            self.say(
+                f"{scale.live_games():6d} live games: page GET p50 {samples.p50_ms('get'):6.2f} ms"
+                f"   move POST p50 {samples.p50_ms('post'):6.2f} ms"
+            )
+            for game in games:  # not live any more for the next measure
+                game.delete()
+
+    # --- over HTTP: gunicorn, concurrent clients, the minimal view beside ---------------
+    def over_http(self) -> None:
+        o = self.options
+        games = scale.new_games(o["games"], o["players"], o["edition"], "http")
+        seat_paths = [[_path(seat) for seat in game.seats.order_by("index")] for game in games]
+        shares = [seat_paths[i :: o["clients"]] for i in range(o["clients"])]
+        # The minimal view: one address per game (its first seat's token).
+        firsts = [paths[0].replace("/play/", "/bench/minimal/") for paths in seat_paths]
+        minimal_shares = [firsts[i :: o["clients"]] for i in range(o["clients"])]
+        connections.close_all()  # the client processes are forked
+        with stack.servers(o["port"], o["workers"]) as base:
+            self.say(f"== over HTTP: gunicorn {o['workers']} workers, {o['clients']} clients")
+            floor, floor_wall = http.run_clients(
+                http.move_minimal, base, minimal_shares, o["minimal_seconds"]
+            )
+            site, site_wall = http.run_clients(http.play_games, base, shares, o["seconds"])
+        self.report("minimal view", floor, floor_wall)
+        self.report("seat page", site, site_wall)
+        self.say(f"   games over: {site.games_over} of {len(games)}; refused moves: {site.refused}")
+        moves = rate(site.moves, site_wall) / rate(floor.moves, floor_wall)
+        pages = rate(len(site.get_ms), site_wall) / rate(len(floor.get_ms), floor_wall)
+        self.say(f"ratio to the minimal view: moves/s {moves:.0%}   page GETs/s {pages:.0%}")
+
+    def report(self, label: str, tally: http.Tally, wall: float) -> None:
+        gets, posts = tally.get_ms, tally.post_ms
+        self.say(
+            f"{label:13} moves/s {rate(tally.moves, wall):7.1f}"
+            f"   GETs/s {rate(len(gets), wall):7.1f}"
+            f"   GET p50 {p(gets, 50):6.2f} p99 {p(gets, 99):6.2f} ms"
+            f"   POST p50 {p(posts, 50):6.2f} p99 {p(posts, 99):6.2f} ms"
+            f"   errors {tally.errors}"
+        )
+
+
+def rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds else float("nan")
+
+
+def _path(seat) -> str:
+    return urlparse(links.seat_url(seat)).path

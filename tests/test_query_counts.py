@@ -1,0 +1,63 @@
+"""What a move and a page cost in SQL statements, counted (not timed): a move is
+the link's seat, the game's row locked, its events, its row, its form key; a page
+is the seat, the table's seats, the recent log and the record's openings. The
+transaction's own BEGIN and COMMIT are not counted. (Timings: manage.py bench_moves.)"""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from fixtures_pages import form_for, fresh, path_of, start_game
+
+from games.bench.inprocess import statements
+from games.bench.player import next_step
+from games.models import Submission
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_move_takes_five_statements_and_a_page_four():
+    game = start_game()
+    seat = game.seats.get(index=1)
+    client = Client()
+    with CaptureQueriesContext(connection) as page:
+        html = client.get(path_of(seat)).content.decode()
+    step = next_step(html)
+    assert step.method == "post" and step.data["move"] == "set_aside"
+    with CaptureQueriesContext(connection) as move:
+        response = client.post(path_of(seat), step.data)
+    assert response.status_code == 302
+    assert len(statements(page)) <= 4, statements(page)
+    assert len(statements(move)) <= 5, statements(move)
+
+
+def test_the_same_form_twice_counts_once_and_says_so():
+    game = start_game()
+    seat = game.seats.get(index=1)
+    client = Client()
+    step = next_step(client.get(path_of(seat)).content.decode())
+    client.post(path_of(seat), step.data)
+    again = client.post(path_of(seat), step.data, follow=True)
+    assert "That form was already sent; it counted once." in again.content.decode()
+    assert Submission.objects.filter(game=game).count() == 1
+
+
+def test_an_offer_sent_twice_is_one_offer():
+    """The engine would take the same offer twice: the form's key undoes the second."""
+    game = start_game()
+    clients = {seat.index: (Client(), path_of(seat)) for seat in game.seats.all()}
+    while fresh(game).engine_state().phase.kind != "inspection":
+        for client, path in clients.values():
+            step = next_step(client.get(path).content.decode())
+            if step and step.method == "post":
+                client.post(path, step.data)
+    client, path = clients[1]
+    form = form_for(client.get(path).content.decode(), "make_offer")
+    data = {**form.hidden(), "gold": "1", "action_1": "pass", "promise": ""}
+    for _ in range(2):
+        response = client.post(path, data, follow=True)
+        assert response.status_code == 200
+    assert "That form was already sent; it counted once." in response.content.decode()
+    offers = fresh(game).engine_state().phase.offers
+    assert len(offers) == 1, offers
+    assert Submission.objects.filter(game=game, seat__index=1).count() == 3  # and 2 before
