@@ -47,3 +47,13 @@ def test_copied_live_games_are_whole_and_removed_with_the_rest():
         assert copy.seats.count() == 3 and copy.events.count() == template.events.count()
     scale.remove_bench_games()
     assert not Game.objects.filter(name__startswith=scale.PREFIX).exists()
+
+
+def test_the_http_clients_read_the_same_forms_from_a_page():
+    from games.bench.http import forms_only
+    from games.bench.player import next_step
+
+    game = start_game()
+    page = Client().get(path_of(game.seats.get(index=1))).content.decode()
+    assert len(forms_only(page)) < len(page)
+    assert next_step(forms_only(page)) == next_step(page) is not None

@@ -5,6 +5,7 @@ its share of the games, one request in flight at a time, and one cookie jar per
 seat (each player has their own browser)."""
 
 import multiprocessing
+import re
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
@@ -14,6 +15,13 @@ import requests
 from games.bench.player import next_step
 
 IDLE_PASSES = 3  # a game whose seats offer no move this many times in a row is over
+# The clients share the machine with the servers: they read only the page's forms,
+# so that parsing the rest of a page (its table, its log) does not count against it.
+FORMS = re.compile(r"<form\b.*?</form>", re.S | re.I)
+
+
+def forms_only(html: str) -> str:
+    return "".join(FORMS.findall(html))
 
 
 @dataclass
@@ -64,9 +72,9 @@ class Browser:
 
 def play_seat(browser: Browser, path: str) -> bool:
     """One seat's turn at the table: True if it moved."""
-    step = next_step(browser.get(path))
+    step = next_step(forms_only(browser.get(path)))
     if step is not None and step.method == "get":  # the Sheriff's confirmation page
-        step = next_step(browser.get(path, step.data))
+        step = next_step(forms_only(browser.get(path, step.data)))
     if step is None or step.method != "post":
         return False
     return browser.post(path, step.data) is not None
@@ -96,7 +104,7 @@ def move_minimal(base: str, paths: list, until: float) -> Tally:
     browsers = [Browser(base, tally) for _ in paths]
     while time.time() < until:
         for browser, path in zip(browsers, paths, strict=True):
-            step = next_step_minimal(browser.get(path))
+            step = next_step_minimal(forms_only(browser.get(path)))
             browser.post(path, step)
     return tally
 
