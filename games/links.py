@@ -69,15 +69,17 @@ def admin_url(game: Game) -> str:
 NOT_VALID = (_("This link is not valid"), _("Please use the latest link from your email."))
 
 
-def resolve(token: str) -> Seat:
+def resolve(token: str, with_state: bool = True) -> Seat:
     """The seat a token stands for, or LinkError. Never says which seat or game
-    a bad token might have named."""
+    a bad token might have named. ``with_state=False`` leaves the game's state
+    unread (a move reads it again under the game's lock)."""
     try:
         data = signing.loads(token, salt=SEAT_LINK_SALT)
         game_id, seat_id, version = int(data["g"]), int(data["s"]), int(data["v"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError(403, *NOT_VALID) from None
-    seat = Seat.objects.select_related("game").filter(pk=seat_id, game_id=game_id).first()
+    seats = Seat.objects.select_related("game").filter(pk=seat_id, game_id=game_id)
+    seat = (seats if with_state else seats.defer("game__state")).first()
     if seat is None:
         raise LinkError(403, *NOT_VALID)
     if version != seat.link_version:

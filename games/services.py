@@ -174,6 +174,7 @@ class Outcome:
     since: int = 0  # the seq of the first event this move made (an accepted move)
     retry_after: int = 0  # refused as too fast: the seconds to wait
     events: tuple = ()  # the events this move made (an accepted move), as stored
+    before: object = None  # the engine state it was applied to (an accepted move)
 
 
 class ServiceError(Exception):
@@ -449,8 +450,8 @@ def _apply_for_seat(game: Game, command: dict, version: int, now, **fields) -> O
             ),
             game.version,
         )
-    state = game.engine_state()
-    if version != state.phase.since:
+    before = game.engine_state()
+    if version != before.phase.since:
         return Outcome(
             False,
             "stale_page",
@@ -458,14 +459,14 @@ def _apply_for_seat(game: Game, command: dict, version: int, now, **fields) -> O
             game.version,
         )
     try:
-        state, events = _apply(game, state, command, auto_advance=game.advance_early)
+        state, events = _apply(game, before, command, auto_advance=game.advance_early)
     except EngineError as error:  # the player reads it in their language
         return Outcome(False, error.code, errors.message(error.code, error.message), game.version)
     since = game.version
     # A player moved: the game is not abandoned (see _idle).
     _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0, **fields)
     notifications.record(game, state, events)
-    return Outcome(True, version=game.version, since=since, events=tuple(events))
+    return Outcome(True, version=game.version, since=since, events=tuple(events), before=before)
 
 
 def advance(

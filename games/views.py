@@ -107,7 +107,7 @@ def in_language(request, template: str, context=None, status=200, language=None)
 @require_http_methods(["GET", "HEAD", "POST"])
 def seat_page(request, token: str):
     try:
-        seat = links.resolve(token)
+        seat = links.resolve(token, with_state=request.method != "POST")
     except links.LinkError as error:
         context = {"title": error.title, "message": error.message}
         return _private(in_language(request, "games/link_error.html", context, error.status))
@@ -145,7 +145,7 @@ def _move(request, seat):
 
 def _done(seat, kind: str, outcome) -> str:
     """The success message of a move, and for a decision what it did."""
-    state = seat.game.engine_state()
+    state = outcome.before if outcome.before is not None else seat.game.engine_state()
     done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
     if kind in OFFER_MOVES and state.is_inspector(seat.index):
         done = DONE_AS_INSPECTOR[kind]
