@@ -32,6 +32,7 @@ class Tally:
     refused: int = 0
     errors: int = 0
     games_over: int = 0
+    client_cpu: float = 0.0  # CPU seconds the clients themselves spent
 
     def add(self, other: "Tally") -> None:
         self.get_ms += other.get_ms
@@ -40,6 +41,7 @@ class Tally:
         self.refused += other.refused
         self.errors += other.errors
         self.games_over += other.games_over
+        self.client_cpu += other.client_cpu
 
 
 class Browser:
@@ -116,13 +118,21 @@ def next_step_minimal(html: str) -> dict:
     return {name: value for name, value, kind, _ in form.fields if kind == "hidden"}
 
 
+def _timed(target, base: str, share: list, until: float) -> Tally:
+    """Run a client, counting its own CPU time (it shares the machine with the servers)."""
+    start = time.process_time()
+    tally = target(base, share, until)
+    tally.client_cpu = time.process_time() - start
+    return tally
+
+
 def run_clients(target, base: str, shares: list, seconds: float) -> tuple[Tally, float]:
     """Run ``target(base, share, until)`` in one process per share; the merged
     tally and the wall-clock seconds it took."""
     until = time.time() + seconds
     start = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
-        tallies = pool.starmap(target, [(base, share, until) for share in shares])
+        tallies = pool.starmap(_timed, [(target, base, share, until) for share in shares])
     wall = time.perf_counter() - start
     total = Tally()
     for tally in tallies:

@@ -142,6 +142,11 @@ class Command(BaseCommand):
             f"   POST p50 {p(posts, 50):6.2f} p99 {p(posts, 99):6.2f} ms"
             f"   errors {tally.errors}"
         )
+        requests = len(gets) + len(posts)
+        self.say(
+            f"{'':13} the clients' own CPU: {tally.client_cpu / wall:.2f} cores,"
+            f" {1000 * tally.client_cpu / max(requests, 1):.2f} ms per request"
+        )
 
 
 def rate(count: int, seconds: float) -> float:
