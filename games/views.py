@@ -202,7 +202,9 @@ def _show(request, seat, sent: dict | None = None):
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,
-        openings=presenters.record_openings(game.openings.all(), seat.timezone),
+        openings=presenters.record_openings(
+            game.openings.all() if seat.record_opened else [], seat.timezone
+        ),
         away=presenters.away_notes(seats, timezone.localdate()),
     )
     return render(request, "games/seat.html", context)
