@@ -46,8 +46,13 @@ def make_token(seat: Seat) -> str:
     )
 
 
+def seat_path(seat: Seat) -> str:
+    """The seat's page on this site, without the site's address."""
+    return reverse("games:seat", args=[make_token(seat)])
+
+
 def seat_url(seat: Seat) -> str:
-    return settings.SITE_URL + reverse("games:seat", args=[make_token(seat)])
+    return settings.SITE_URL + seat_path(seat)
 
 
 def settings_url(seat: Seat) -> str:

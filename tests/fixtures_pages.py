@@ -1,8 +1,6 @@
 """Helpers for the seat page tests: start a game, open a seat's
 page, read its forms as a browser would, and post one."""
 
-from urllib.parse import urlparse
-
 from games import links, services
 from games.formreader import Form, FormReader, forms_of  # noqa: F401 (for the tests)
 from games.models import Game, Seat
@@ -21,7 +19,7 @@ def start_game(edition: int = 2, players=NAMES, **config) -> Game:
 
 
 def path_of(seat: Seat) -> str:
-    return urlparse(links.seat_url(seat)).path
+    return links.seat_path(seat)
 
 
 def fresh(game: Game) -> Game:

@@ -120,11 +120,9 @@ def check_every_email_and_page(game: Game) -> None:
 
 
 def seat_link_of(seat: Seat) -> str:
-    from urllib.parse import urlparse
-
     from games import links
 
-    return urlparse(links.seat_url(seat)).path
+    return links.seat_path(seat)
 
 
 @pytest.mark.django_db

@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 import requests
 
 from games.bench.player import next_step
+from games.formreader import forms_of
 
 IDLE_PASSES = 3  # a game whose seats offer no move this many times in a row is over
 # The clients share the machine with the servers: they read only the page's forms,
@@ -112,10 +113,8 @@ def move_minimal(base: str, paths: list, until: float) -> Tally:
 
 
 def next_step_minimal(html: str) -> dict:
-    from games.formreader import forms_of
-
     [form] = forms_of(html)
-    return {name: value for name, value, kind, _ in form.fields if kind == "hidden"}
+    return form.hidden()
 
 
 def _timed(target, base: str, share: list, until: float) -> Tally:

@@ -4,7 +4,6 @@ counted (Django's test client, no HTTP), by the round it was made in."""
 import statistics
 import time
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 
 from django.db import connection
 from django.test import Client
@@ -68,7 +67,7 @@ def measured(client: Client, method: str, path: str, data: dict, round_no: int, 
 def play(games: list, samples: Samples, max_moves: int | None = None) -> int:
     """Play the games to their end (or ``max_moves`` moves in all), seat after seat
     as a browser would: GET the page, POST its move, follow the redirect."""
-    seats = {game.pk: [(Client(), _path(seat)) for seat in game.seats.order_by("index")]
+    seats = {game.pk: [(Client(), links.seat_path(seat)) for seat in game.seats.all()]
              for game in games}  # fmt: skip
     moves = 0
     active = list(games)
@@ -82,10 +81,6 @@ def play(games: list, samples: Samples, max_moves: int | None = None) -> int:
         if active and moves == before:
             raise RuntimeError(f"no seat of games {[g.pk for g in active]} could move")
     return moves
-
-
-def _path(seat) -> str:
-    return urlparse(links.seat_url(seat)).path
 
 
 def _one_seat(client: Client, path: str, game: Game, samples: Samples) -> int:

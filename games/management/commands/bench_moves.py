@@ -12,7 +12,6 @@ import logging
 import os
 import pstats
 import sys
-from urllib.parse import urlparse
 
 from django.core.management.base import BaseCommand
 from django.db import connections
@@ -114,7 +113,7 @@ class Command(BaseCommand):
     def over_http(self) -> None:
         o = self.options
         games = scale.new_games(o["games"], o["players"], o["edition"], "http")
-        seat_paths = [[_path(seat) for seat in game.seats.order_by("index")] for game in games]
+        seat_paths = [[links.seat_path(seat) for seat in game.seats.all()] for game in games]
         shares = [seat_paths[i :: o["clients"]] for i in range(o["clients"])]
         # The minimal view: one address per game (its first seat's token).
         firsts = [paths[0].replace("/play/", "/bench/minimal/") for paths in seat_paths]
@@ -151,7 +150,3 @@ class Command(BaseCommand):
 
 def rate(count: int, seconds: float) -> float:
     return count / seconds if seconds else float("nan")
-
-
-def _path(seat) -> str:
-    return urlparse(links.seat_url(seat)).path
