@@ -455,3 +455,11 @@ def test_the_missed_deadline_alert_links_to_the_games_admin_page(settings):
     assert re.search(
         r"(Ben|Cid) <\w+@example.org>, seat [23], has missed 1 deadline in a row", alert.text
     )
+
+
+def test_the_organizer_picks_a_seats_language(organizer):
+    game = new_game(edition=2)
+    data = settings_form(game)
+    data["seats-1-language"] = "es"
+    assert organizer.post(change_url(game), data).status_code == 302
+    assert [seat.language for seat in game.seats.all()][:2] == ["en", "es"]

@@ -185,3 +185,31 @@ def test_every_email_and_the_table_link_to_the_settings(game):
     assert "/settings/" in message.body and "/settings/" in html_of(message)
     html = Client().get(link.removesuffix("settings/")).content.decode()
     assert 'href="' + link in html
+
+
+def test_the_plain_text_says_every_word_the_html_shows(game):
+    """For a mail app that shows no HTML: every kind of email, in both languages.
+    (Not the hidden preview line, which repeats what the email says, nor the brand.)"""
+    import html as markup
+    import re
+
+    from games import emails, i18n
+    from tests.test_i18n import KINDS
+
+    preview = r'<div style="display:none[^>]*>.*?</div>'
+    hidden = re.compile(preview + r"|<(style|head)[^>]*>.*?</\1>", re.S)
+
+    def words(text: str) -> set:
+        return set(re.findall(r"[^\W\d_]{3,}", text.lower())) - {"sheriff", "nottingham"}
+
+    state = game.engine_state()
+    for language in ("en", "es"):
+        for reader in game.seats.all():
+            reader.language = language
+            with i18n.as_seat(reader):
+                for kind in KINDS:
+                    message = emails.render(game, reader, state, kind)
+                    shown = re.sub(r"<[^>]+>", " ", hidden.sub(" ", message["html"]))
+                    shown = markup.unescape(shown)
+                    missing = words(shown) - words(message["text"])
+                    assert not missing, (language, reader.index, kind, sorted(missing))
