@@ -9,12 +9,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, RecordOpening, Seat
+from games import rows
+from games.models import Game, Seat
 
 SEAT_LINK_SALT = "sheriff_pbem.links.seat"
 
@@ -84,12 +84,9 @@ def resolve(token: str, with_state: bool = True) -> Seat:
         game_id, seat_id, version = int(data["g"]), int(data["s"]), int(data["v"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError(403, *NOT_VALID) from None
-    seats = Seat.objects.select_related("game").filter(pk=seat_id, game_id=game_id)
-    # Whether the game's record was ever opened (shown on every page): almost never,
-    # so the page reads the openings only when there are some.
-    opened = RecordOpening.objects.filter(game_id=OuterRef("game_id"))
-    seats = seats.annotate(record_opened=Exists(opened))
-    seat = (seats if with_state else seats.defer("game__state")).first()
+    # With it, whether the game's record was ever opened (shown on every page):
+    # almost never, so the page reads the openings only when there are some.
+    seat = rows.seat_with_game(seat_id, game_id, with_state)
     if seat is None:
         raise LinkError(403, *NOT_VALID)
     if version != seat.link_version:

@@ -20,7 +20,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bulk, deadlines, engine, errors, notifications, pacing
+from games import bulk, deadlines, engine, errors, notifications, pacing, rows
 from games.engine import CARD_TYPES, EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
@@ -259,7 +259,7 @@ def _assign(game: Game, fields: dict) -> None:
 
 
 def _locked(game_id: int) -> Game:
-    return Game.objects.select_for_update().get(pk=game_id)
+    return rows.game_locked(game_id)
 
 
 def _store_events(game: Game, events: list) -> None:

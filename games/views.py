@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import engine, i18n, links, narrate, presenters, services, usertext
+from games import engine, i18n, links, narrate, presenters, rows, services, usertext
 from games.forms import FormError, parse_move, sent_back
 from games.models import GameEvent
 from games.text import whole_number
@@ -179,7 +179,7 @@ def _show(request, seat, sent: dict | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
-    seats = list(game.seats.all())  # in seat order (Seat.Meta.ordering)
+    seats = rows.seats_of(game)  # in seat order
     names = usertext.names(s.name for s in seats)
     log_all = request.GET.get("log") == "all"
     if log_all:  # the whole log from the start, a page at a time
@@ -234,13 +234,9 @@ def _events(game, newest_first: bool, after: int | None = None):
     """The game's events (their data), read a batch at a time as the log asks for
     more: keyset pages on (game, seq), so a page's cost does not grow with the
     game's length."""
-    order = "-seq" if newest_first else "seq"
     bound = after
     while True:
-        rows = GameEvent.objects.filter(game=game)
-        if bound is not None:
-            rows = rows.filter(**{"seq__lt" if newest_first else "seq__gt": bound})
-        batch = list(rows.order_by(order).values_list("data", flat=True)[:EVENTS_BATCH])
+        batch = rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
         yield from batch
         if len(batch) < EVENTS_BATCH:
             return

@@ -43,6 +43,10 @@ class Command(BaseCommand):
             "--profile", type=int, default=0, metavar="N",
             help="profile the in-process requests; print the N costliest functions",
         )  # fmt: skip
+        parser.add_argument(
+            "--profile-sort", choices=("tottime", "cumulative"), default="tottime",
+            help="order of the profile: a function's own time, or with its callees",
+        )  # fmt: skip
         parser.add_argument("--skip-http", action="store_true")
         parser.add_argument("--skip-scale", action="store_true")
 
@@ -84,10 +88,10 @@ class Command(BaseCommand):
                 f"queries p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
             )
         for kind, profile in profiles.items() if o["profile"] else ():
-            self.say(f"-- profile of the {kind.upper()}s, by own time (tottime):")
+            self.say(f"-- profile of the {kind.upper()}s, by {o['profile_sort']}:")
             text = io.StringIO()
             stats = pstats.Stats(profile, stream=text).strip_dirs()
-            stats.sort_stats("tottime").print_stats(o["profile"])
+            stats.sort_stats(o["profile_sort"]).print_stats(o["profile"])
             self.say(text.getvalue().strip())
 
     # --- the per-move cost with few and with many live games --------------------------

@@ -1,0 +1,192 @@
+"""Hand-written reads for the rows every request reads: a link's seat and game,
+the game's row under its lock, the table's seats, a batch of the log.
+
+The ORM spends several times longer building and compiling these statements
+than the database spends running them (on PostgreSQL, a seat and its game by
+primary key: about 1.5 ms through a queryset, 0.3 ms as a prepared string;
+``manage.py bench_moves`` measures the whole request). Here each statement is
+written once, from the models' own fields, and the rows become the ORM's own
+instances (``Model.from_db``, each field's own converters), so callers cannot
+tell the difference. ``tests/test_rows.py`` checks them against the ORM.
+"""
+
+from functools import cache, lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+from games.models import Game, GameEvent, RecordOpening, Seat
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def _fields(model, without: tuple = ()) -> tuple:
+    return tuple(f for f in model._meta.concrete_fields if f.attname not in without)
+
+
+def _columns(alias: str, fields: tuple) -> str:
+    return ", ".join(f"{alias}.{_quote(f.column)}" for f in fields)
+
+
+# Kept per connection (one per thread): a converter may be bound to its connection.
+@lru_cache(maxsize=256)
+def _conversions(fields: tuple, alias: str, conn) -> list:
+    """The fields whose values the ORM converts as read (JSON text to objects; on
+    SQLite, dates and booleans): [(position, converters, column)]."""
+    found = []
+    for position, field in enumerate(fields):
+        column = field.get_col(alias)
+        chain = conn.ops.get_db_converters(column) + field.get_db_converters(conn)
+        if chain:
+            found.append((position, chain, column))
+    return found
+
+
+def _converted(fields: tuple, alias: str, values, conn) -> list:
+    values = list(values)
+    for position, chain, column in _conversions(fields, alias, conn):
+        for convert in chain:
+            values[position] = convert(values[position], column, conn)
+    return values
+
+
+def _instance(model, fields: tuple, alias: str, values, conn):
+    """The model instance for a row of ``fields``' columns, as the ORM makes it."""
+    return model.from_db(conn.alias, _attnames(fields), _converted(fields, alias, values, conn))
+
+
+@cache
+def _attnames(fields: tuple) -> list:
+    return [f.attname for f in fields]
+
+
+class _Statement:
+    """One read of one or two models' rows, written the first time it is used
+    (the connection decides the quoting) and kept."""
+
+    def __init__(self, build):
+        self._build = build
+
+    @cache  # noqa: B019 -- a handful of module-level statements, kept for the process
+    def sql(self, vendor: str) -> str:
+        return self._build()
+
+
+_SEAT_GAME = Seat._meta.get_field("game")
+
+
+def _seat_link_sql(with_state: bool) -> str:
+    game_fields = _fields(Game, () if with_state else ("state",))
+    return (
+        f"SELECT {_columns('s', _fields(Seat))}, {_columns('g', game_fields)}, "
+        f"EXISTS (SELECT 1 FROM {_quote(RecordOpening._meta.db_table)} o "
+        f"WHERE o.{_quote('game_id')} = s.{_quote('game_id')}) "
+        f"FROM {_quote(Seat._meta.db_table)} s "
+        f"JOIN {_quote(Game._meta.db_table)} g ON g.{_quote('id')} = s.{_quote('game_id')} "
+        f"WHERE s.{_quote('id')} = %s AND s.{_quote('game_id')} = %s"
+    )
+
+
+_SEAT_LINK = {
+    True: _Statement(lambda: _seat_link_sql(True)),
+    False: _Statement(lambda: _seat_link_sql(False)),
+}
+
+
+def _connection():
+    """The thread's own connection (the ``connection`` proxy looks it up on every
+    attribute)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _one(statement: "_Statement", params: list):
+    conn = _connection()
+    with conn.cursor() as cursor:
+        cursor.execute(statement.sql(conn.vendor), params)
+        return conn, cursor.fetchone()
+
+
+def seat_with_game(seat_id: int, game_id: int, with_state: bool = True) -> Seat | None:
+    """The seat ``seat_id`` of game ``game_id`` with its game attached (its state
+    left unread when ``with_state`` is false) and ``record_opened``: whether the
+    game's record was ever opened. None if there is no such seat."""
+    conn, row = _one(_SEAT_LINK[with_state], [seat_id, game_id])
+    if row is None:
+        return None
+    seat_fields = _fields(Seat)
+    game_fields = _fields(Game, () if with_state else ("state",))
+    split = len(seat_fields)
+    seat = _instance(Seat, seat_fields, "s", row[:split], conn)
+    game = _instance(Game, game_fields, "g", row[split:-1], conn)
+    _SEAT_GAME.set_cached_value(seat, game)
+    seat.record_opened = bool(row[-1])
+    return seat
+
+
+_GAME_LOCKED = _Statement(
+    lambda: (
+        f"SELECT {_columns('g', _fields(Game))} FROM {_quote(Game._meta.db_table)} g "
+        f"WHERE g.{_quote('id')} = %s"
+        + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    )
+)
+
+
+def game_locked(game_id: int) -> Game:
+    """The game's row, locked until the transaction ends (``select_for_update``).
+    Game.DoesNotExist if there is none."""
+    conn, row = _one(_GAME_LOCKED, [game_id])
+    if row is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return _instance(Game, _fields(Game), "g", row, conn)
+
+
+_SEATS = _Statement(
+    lambda: (
+        f"SELECT {_columns('s', _fields(Seat))} FROM {_quote(Seat._meta.db_table)} s "
+        f"WHERE s.{_quote('game_id')} = %s ORDER BY s.{_quote('index')}"
+    )
+)
+
+
+def seats_of(game: Game) -> list:
+    """The game's seats in seat order, each with the game attached."""
+    conn = _connection()
+    with conn.cursor() as cursor:
+        cursor.execute(_SEATS.sql(conn.vendor), [game.pk])
+        rows = cursor.fetchall()
+    seats = [_instance(Seat, _fields(Seat), "s", row, conn) for row in rows]
+    for seat in seats:
+        _SEAT_GAME.set_cached_value(seat, game)
+    return seats
+
+
+def _events_sql(newest_first: bool, bounded: bool) -> str:
+    seq = _quote("seq")
+    bound = f" AND e.{seq} {'<' if newest_first else '>'} %s" if bounded else ""
+    return (
+        f"SELECT e.{_quote('data')} FROM {_quote(GameEvent._meta.db_table)} e "
+        f"WHERE e.{_quote('game_id')} = %s{bound} "
+        f"ORDER BY e.{seq} {'DESC' if newest_first else 'ASC'} LIMIT %s"
+    )
+
+
+_EVENTS = {
+    (newest, bounded): _Statement(lambda n=newest, b=bounded: _events_sql(n, b))
+    for newest in (True, False)
+    for bounded in (True, False)
+}
+_EVENT_DATA = (GameEvent._meta.get_field("data"),)
+
+
+def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
+    """Up to ``limit`` of the game's events (their data), newest or oldest first,
+    from before (newest first) or after ``bound``, a seq (None: from the end)."""
+    conn = _connection()
+    params = [game_id] + ([] if bound is None else [bound]) + [limit]
+    with conn.cursor() as cursor:
+        cursor.execute(_EVENTS[newest_first, bound is not None].sql(conn.vendor), params)
+        rows = cursor.fetchall()
+    return [_converted(_EVENT_DATA, "e", row, conn)[0] for row in rows]
