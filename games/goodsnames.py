@@ -8,7 +8,9 @@ tests/test_i18n.py checks that they match the card table. Spanish names are the
 Spanish rulebook's.
 """
 
-from django.utils.translation import npgettext_lazy, pgettext_lazy
+from functools import lru_cache
+
+from django.utils.translation import get_language, npgettext_lazy, pgettext_lazy
 
 from games.engine import CARD_TYPES
 
@@ -61,13 +63,27 @@ COUNTED = {
 }
 
 
+# A page names goods dozens of times, and looking a translation up costs more than
+# keeping it: kept per language (catalogues do not change while the site runs).
+
+
 def label(name: str) -> str:
     """A kind of goods, as a heading or a choice: "Chickens", "Gallinas"."""
-    return str(LABELS[name])
+    return _label(name, get_language())
 
 
 def counted(n: int, name: str) -> str:
     """A counted noun: "1 Chicken", "2 Chickens" ("2 Gallinas")."""
+    return _counted(n, name, get_language())
+
+
+@lru_cache(maxsize=256)
+def _label(name: str, language: str | None) -> str:
+    return str(LABELS[name])
+
+
+@lru_cache(maxsize=4096)
+def _counted(n: int, name: str, language: str | None) -> str:
     return COUNTED[name] % {"count": n}
 
 

@@ -8,14 +8,23 @@ viewer's hand, bag-free stand goods it may offer or ask for).
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import UTC
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.text import capfirst
+from django.utils.translation import (
+    get_language,
+    gettext_lazy,
+    ngettext,
+    pgettext,
+    pgettext_lazy,
+)
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from games import engine, errors, goodsnames
 from games.engine import CARD_TYPES, LEGAL_TYPES
@@ -105,6 +114,11 @@ def card(face: dict) -> dict:
 
 def card_type(name: str) -> dict:
     """A kind of goods as the page and emails show it, its legality marked."""
+    return dict(_card_type(name, get_language()))
+
+
+@lru_cache(maxsize=256)
+def _card_type(name: str, language: str | None) -> dict:  # kept per language, as goodsnames
     kind = CARD_TYPES[name]
     mark, kind_name = KINDS[kind.kind]
     return {
@@ -1333,18 +1347,71 @@ def deadline(when, tz_name: str) -> dict | None:
     }
 
 
-def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple[list, bool]:
+class _Narrated:
+    """Log lines as a seat reads them, kept per process (a page shows dozens, and
+    narrating them was a fifth of a page's cost). An event never changes once
+    written, and its line depends only on the game, who reads it, in which
+    language, and the players' names: all of them are in the key."""
+
+    SIZE = 50_000  # lines, about 10 MB
+
+    def __init__(self):
+        self.lines: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def narrator(self, game: tuple | None, names: list, seat: int | None, state):
+        """event -> its line, for this seat of this game (``game``: its ``kept_as``;
+        None: nothing kept)."""
+        narrator = Narrator.of_game(names, seat, state.config)
+
+        def narrated(event) -> str:
+            return narrator.line(engine.project_event(state, event, seat))
+
+        if game is None:
+            return narrated
+        reader = (game, seat, get_language(), tuple(narrator.names))
+
+        def kept(event) -> str:
+            key = (reader, event["seq"])
+            with self.lock:
+                text = self.lines.get(key)
+                if text is not None:
+                    self.lines.move_to_end(key)
+                    return text
+            text = narrated(event)
+            with self.lock:
+                self.lines[key] = text
+                if len(self.lines) > self.SIZE:
+                    self.lines.popitem(last=False)
+            return text
+
+        return kept
+
+
+NARRATED = _Narrated()
+
+
+def kept_as(game) -> tuple:
+    """A game, as kept lines name it: its id and its time of creation, since a
+    database may give a deleted game's id again (SQLite does)."""
+    return (game.pk, game.created_at)
+
+
+def log_lines(
+    state, events, names: list, seat: int, limit: int | None, game=None
+) -> tuple[list, bool]:
     """Narrated log lines, newest first, from events given newest first, each with
     the round it belongs to (0: before the first round). Returns (lines, more)
-    where ``more`` says whether older lines were left out."""
-    narrator = Narrator.of_game(names, seat, state.config)
+    where ``more`` says whether older lines were left out. With ``game`` (a Game),
+    lines narrated before are reused."""
+    narrated = NARRATED.narrator(game and kept_as(game), names, seat, state)
     lines = []
     current = state.round  # the newest events belong to the round in play
     for event in events:
         line_round = current
         if event["type"] == "round_started":  # older events belong to the round before
             line_round, current = event["round"], event["round"] - 1
-        text = narrator.line(engine.project_event(state, event, seat))
+        text = narrated(event)
         if not text:
             continue
         if limit is not None and len(lines) >= limit:
@@ -1353,17 +1420,19 @@ def log_lines(state, events, names: list, seat: int, limit: int | None) -> tuple
     return lines, False
 
 
-def log_page(state, events, names: list, seat: int, first_round: int) -> tuple[list, int | None]:
+def log_page(
+    state, events, names: list, seat: int, first_round: int, game=None
+) -> tuple[list, int | None]:
     """A page of the whole log, from events given oldest first, starting in round
     ``first_round``: up to LOG_PAGE_LINES narrated lines, newest first (as
     ``log_lines``), and the seq to continue after (None on the last page)."""
-    narrator = Narrator.of_game(names, seat, state.config)
+    narrated = NARRATED.narrator(game and kept_as(game), names, seat, state)
     lines = []
     current = first_round
     for event in events:
         if event["type"] == "round_started":
             current = event["round"]
-        text = narrator.line(engine.project_event(state, event, seat))
+        text = narrated(event)
         if not text:
             continue
         if len(lines) == LOG_PAGE_LINES:

@@ -187,7 +187,9 @@ def _show(request, seat, sent: dict | None = None):
         more = False
     else:
         events = _events(game, newest_first=True)
-        lines, more = presenters.log_lines(state, events, names, seat.index, presenters.LOG_LINES)
+        lines, more = presenters.log_lines(
+            state, events, names, seat.index, presenters.LOG_LINES, game=game
+        )
         log_next = None
     context = presenters.seat_page(
         view,
@@ -224,7 +226,7 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
         )
         first_round = begun["round"] if begun else 0
     events = _events(game, newest_first=False, after=start)
-    return presenters.log_page(state, events, names, seat, first_round)
+    return presenters.log_page(state, events, names, seat, first_round, game=game)
 
 
 EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch

@@ -1,10 +1,13 @@
 """A card and a goods mark, the pages' most repeated markup (a page shows dozens):
 written here rather than as included templates, whose per-include cost made up
-much of a page's rendering. (Emails have their own, inline-styled: emails/_card.html.)"""
+much of a page's rendering, and each distinct card drawn once per language and
+kept. (Emails have their own, inline-styled: emails/_card.html.)"""
+
+from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 register = template.Library()
 
@@ -12,27 +15,37 @@ register = template.Library()
 @register.simple_tag
 def mark(c) -> str:
     """The goods kind's mark, named for screen readers."""
-    return format_html(
-        '<span class="mark" role="img" aria-label="{0}" title="{0}">{1}</span>',
-        c["kind_name"],
-        c["mark"],
-    )
+    return _mark(c["kind_name"], c["mark"])
 
 
 @register.simple_tag
 def card(c) -> str:
     """A card: its mark, its name (or count and name) and its value/penalty."""
-    title = gettext("value %(value)s, penalty %(penalty)s") % {
-        "value": c["value"],
-        "penalty": c["penalty"],
-    }
+    text = c["text"] if c.get("count") else c["label"]
+    return _card(
+        c["kind"], c["kind_name"], c["mark"], text, c["value"], c["penalty"], get_language()
+    )
+
+
+@lru_cache(maxsize=64)
+def _mark(kind_name: str, symbol: str) -> str:
+    return format_html(
+        '<span class="mark" role="img" aria-label="{0}" title="{0}">{1}</span>',
+        kind_name,
+        symbol,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _card(kind, kind_name, symbol, text, value, penalty, language) -> str:
+    title = gettext("value %(value)s, penalty %(penalty)s") % {"value": value, "penalty": penalty}
     return format_html(
         '<span class="card k-{}">{}<span class="card-name">{}</span>'
         '<small class="vp" title="{}">{}<i>/</i>{}</small></span>',
-        c["kind"],
-        mark(c),
-        c["text"] if c.get("count") else c["label"],
+        kind,
+        _mark(kind_name, symbol),
+        text,
         title,
-        c["value"],
-        c["penalty"],
+        value,
+        penalty,
     )
