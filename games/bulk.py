@@ -81,7 +81,7 @@ def insert(objs: list) -> None:
     if not objs:
         return
     if not _fast(objs):
-        type(objs[0]).objects.bulk_create(objs)
+        _insert_values(objs)
         return
     meta = objs[0]._meta
     fields = _inserted(meta)
@@ -171,6 +171,56 @@ def update(objs: list, names: list) -> None:
         )
 
 
+def _values(obj, fields: list) -> list:
+    """The instance's values as an INSERT sends them (auto_now_add filled in)."""
+    return [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+
+
+def _insert_values(objs: list) -> None:
+    """One INSERT ... VALUES for a few rows: what bulk_create sends, without its
+    statement building, which cost more than the database's work for a move's
+    events."""
+    meta = objs[0]._meta
+    fields = _inserted(meta)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    size = connection.ops.bulk_batch_size(fields, objs)  # SQLite caps a statement's values
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), size):
+            batch = objs[start : start + size]
+            cursor.execute(
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) "
+                f"VALUES {', '.join([row] * len(batch))}",
+                [value for obj in batch for value in _values(obj, fields)],
+            )
+
+
+def update_where(model, match: dict, values: dict) -> int:
+    """UPDATE the rows whose fields equal ``match`` (names; "pk" for the primary
+    key; no None) to ``values`` (plain values, no expressions); the number of rows
+    changed. The ORM's ``filter(**match).update(**values)`` without its statement
+    building: a move makes one."""
+    meta = model._meta
+    quote = connection.ops.quote_name
+
+    def field(name: str):
+        return meta.pk if name == "pk" else meta.get_field(name)
+
+    sets = [(field(name), value) for name, value in values.items()]
+    where = [(field(name), value) for name, value in match.items()]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(meta.db_table)} SET "
+            + ", ".join(f"{quote(f.column)} = %s" for f, _value in sets)
+            + " WHERE "
+            + " AND ".join(f"{quote(f.column)} = %s" for f, _value in where),
+            [f.get_db_prep_save(value, connection) for f, value in sets]
+            + [f.get_db_prep_value(value, connection) for f, value in where],
+        )
+        return cursor.rowcount
+
+
 def insert_unless_taken(obj, unique: tuple) -> bool:
     """INSERT the instance unless a row with the same ``unique`` fields is there
     (committed, or written earlier in this transaction); True if it was written.
@@ -178,7 +228,7 @@ def insert_unless_taken(obj, unique: tuple) -> bool:
     check and the write cannot be told apart by a concurrent writer."""
     meta = type(obj)._meta
     fields = _inserted(meta)
-    values = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+    values = _values(obj, fields)
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     conflict = ", ".join(quote(meta.get_field(name).column) for name in unique)

@@ -263,9 +263,7 @@ def _locked(game_id: int) -> Game:
 
 
 def _store_events(game: Game, events: list) -> None:
-    GameEvent.objects.bulk_create(
-        GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events
-    )
+    bulk.insert([GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events])
 
 
 def policy(game: Game) -> deadlines.DeadlinePolicy:
@@ -336,7 +334,7 @@ def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     now = now or timezone.now()
     _store_events(game, events)
     fields = {**_moved_on(game, state, now), **extra}
-    updated = Game.objects.filter(pk=game.pk, version=game.version).update(**fields)
+    updated = bulk.update_where(Game, {"pk": game.pk, "version": game.version}, fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     _assign(game, fields)

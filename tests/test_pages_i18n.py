@@ -191,3 +191,15 @@ def test_a_deal_with_one_deputy_names_that_deputy():
     deals = html.split("Deals this round")[1].split("</ul>")[0]
     assert f"you paid 2 gold; {SIX[first]} will let your bag pass." in deals
     assert "both Deputies" not in deals
+
+
+def test_numbers_read_alike_in_every_language_so_the_page_prints_them_as_they_are():
+    """templates/games/seat.html turns number localization off: right only while
+    the site groups no thousands and the page shows no fractions."""
+    from django.conf import settings
+    from django.utils import formats, translation
+
+    assert not settings.USE_THOUSAND_SEPARATOR
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            assert [formats.localize(n) for n in (0, 7, 999, 12345)] == ["0", "7", "999", "12345"]
