@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils.formats import date_format
 from django.utils.functional import lazy
+from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import (
     get_language,
@@ -611,7 +612,34 @@ def table(view: dict, names: list, away: dict | None = None) -> list:
                 "away": (away or {}).get(seat, ""),
             }
         )
+        rows[-1].update(_table_row_markup(rows[-1]))
     return rows
+
+
+def _table_row_markup(row: dict) -> dict:
+    """What the page's row of a seat prints, worked out here rather than by a
+    dozen template conditions a row (the table was a sixth of a page's cost)."""
+    classes = ["player"] + ["me"] * row["is_me"] + ["sheriff"] * row["is_sheriff"]
+    badges = []
+    if row["is_sheriff"]:
+        badges.append({"style": "sheriff", "text": pgettext("a badge", "Sheriff")})
+    if row["is_deputy"]:
+        badges.append({"style": "sheriff", "text": pgettext("a badge", "Deputy")})
+    if row["status"]:
+        badges.append({"style": row["status_key"], "text": row["status"]})
+    # The counts are whole numbers, and the catalogue's markup is trusted.
+    gold, hand, contraband = row["gold"], row["hand_size"], row["contraband_count"]
+    stats = [
+        ngettext("<b>%(count)s</b> gold", "<b>%(count)s</b> gold", gold) % {"count": gold},
+        ngettext("<b>%(count)s</b> in hand", "<b>%(count)s</b> in hand", hand) % {"count": hand},
+        ngettext("<b>%(count)s</b> contraband", "<b>%(count)s</b> contraband", contraband)
+        % {"count": contraband},
+    ]
+    return {
+        "classes": " ".join(classes),
+        "badges": badges,
+        "stats": [mark_safe(text) for text in stats],
+    }
 
 
 def bag_status(p: dict) -> str:
