@@ -10,6 +10,7 @@ instances (``Model.from_db``, each field's own converters), so callers cannot
 tell the difference. ``tests/test_rows.py`` checks them against the ORM.
 """
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -167,7 +168,8 @@ def _events_sql(newest_first: bool, bounded: bool) -> str:
     seq = _quote("seq")
     bound = f" AND e.{seq} {'<' if newest_first else '>'} %s" if bounded else ""
     return (
-        f"SELECT e.{_quote('data')} FROM {_quote(GameEvent._meta.db_table)} e "
+        f"SELECT e.{seq}, e.{_quote('type')}, e.{_quote('data')} "
+        f"FROM {_quote(GameEvent._meta.db_table)} e "
         f"WHERE e.{_quote('game_id')} = %s{bound} "
         f"ORDER BY e.{seq} {'DESC' if newest_first else 'ASC'} LIMIT %s"
     )
@@ -181,12 +183,42 @@ _EVENTS = {
 _EVENT_DATA = (GameEvent._meta.get_field("data"),)
 
 
+class StoredEvent(Mapping):
+    """An event's data as read for the log: its seq and type at once, the rest
+    decoded when first asked for. A page's log lines are mostly narrated already
+    (presenters.NARRATED), so most of a batch is never decoded."""
+
+    __slots__ = ("_conn", "_data", "_text", "seq", "type")
+
+    def __init__(self, seq: int, kind: str, text, conn):
+        self.seq, self.type, self._text, self._conn, self._data = seq, kind, text, conn, None
+
+    def _decoded(self) -> dict:
+        if self._data is None:
+            self._data = _converted(_EVENT_DATA, "e", (self._text,), self._conn)[0]
+        return self._data
+
+    def __getitem__(self, key):
+        if key == "seq":
+            return self.seq
+        if key == "type":
+            return self.type
+        return self._decoded()[key]
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+
 def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
-    """Up to ``limit`` of the game's events (their data), newest or oldest first,
-    from before (newest first) or after ``bound``, a seq (None: from the end)."""
+    """Up to ``limit`` of the game's events (their data, as StoredEvent), newest or
+    oldest first, from before (newest first) or after ``bound``, a seq (None: from
+    the end)."""
     conn = _connection()
     params = [game_id] + ([] if bound is None else [bound]) + [limit]
     with conn.cursor() as cursor:
         cursor.execute(_EVENTS[newest_first, bound is not None].sql(conn.vendor), params)
         rows = cursor.fetchall()
-    return [_converted(_EVENT_DATA, "e", row, conn)[0] for row in rows]
+    return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]

@@ -87,3 +87,12 @@ def test_event_batches_in_both_directions():
         e for e in every[::-1] if e["seq"] < middle
     ]
     assert rows.event_data(game.pk, False, middle, 1) == [every[3]]
+
+
+def test_a_stored_event_is_decoded_only_when_its_data_is_asked_for():
+    game, _ = _a_game_with_every_kind_of_field()
+    newest = rows.event_data(game.pk, newest_first=True, bound=None, limit=1)[0]
+    assert (newest["seq"], newest["type"]) == (newest.seq, newest.type)
+    assert newest._data is None  # seq and type came from their own columns
+    stored = GameEvent.objects.get(game=game, seq=newest.seq).data
+    assert dict(newest) == stored and newest.get("nothing") is None
