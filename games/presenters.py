@@ -1081,6 +1081,13 @@ def terms_form(
                 "seat": seat,
                 "name": names[seat],
                 "is_mine": seat == me,
+                # Raw (names isolated): the template escapes it (|bdi).
+                "label": (
+                    _("Your bag")
+                    if seat == me
+                    else pgettext("a form label", "%(name)s's bag")
+                    % {"name": capfirst(names[seat])}
+                ),
                 "declaration": declaration_text(view["players"][seat].get("declaration")),
                 "selected": selected,
                 "pile": (given or {}).get("pile", 0),
