@@ -7,7 +7,7 @@ import secrets
 from django.db import transaction
 
 from games import services
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent, OutboxEmail, Seat
 
 PREFIX = "bench "  # every game the benchmark makes; removed at its end
 NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
@@ -47,6 +47,12 @@ def copy_live_games(template: Game, count: int, batch: int = 1000) -> None:
 
 def live_games() -> int:
     return Game.objects.filter(status=Game.Status.ACTIVE).count()
+
+
+def emails_owed() -> int:
+    """The benchmark's games' emails not sent yet (a new game owes one a player)."""
+    unsent = (OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING)
+    return OutboxEmail.objects.filter(game__name__startswith=PREFIX, status__in=unsent).count()
 
 
 def remove_bench_games() -> int:

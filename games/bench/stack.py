@@ -33,9 +33,42 @@ def bench_env(port: int) -> dict:
     return env
 
 
+class Servers:
+    """The running servers: their address, and the CPU time each has used."""
+
+    def __init__(self, url: str, web, worker):
+        self.url, self._web, self._worker = url, web, worker
+
+    def cpu(self) -> dict:
+        """CPU seconds so far: {"web": gunicorn, "worker": the Celery worker}, each
+        with its processes' children."""
+        return {"web": cpu_seconds(self._web.pid), "worker": cpu_seconds(self._worker.pid)}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its descendants, living or
+    reaped (Linux's /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            stat = Path(f"/proc/{current}/stat").read_text()
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat.rpartition(")")[2].split()  # after the command's name
+        # utime, stime, cutime, cstime: fields 14-17 of proc(5), 12-15 here.
+        total += sum(int(v) for v in fields[11:15]) / tick
+        pending.extend(int(child) for child in children)
+    return total
+
+
 @contextmanager
 def servers(port: int, workers: int):
-    """gunicorn (``workers`` processes) and one Celery worker, stopped on exit."""
+    """gunicorn (``workers`` processes) and one Celery worker, stopped on exit:
+    yields a Servers."""
     env = dict(os.environ)
     python = sys.executable
     web = subprocess.Popen(
@@ -50,7 +83,7 @@ def servers(port: int, workers: int):
     )  # fmt: skip
     try:
         _wait_for(f"http://127.0.0.1:{port}/healthz", web)
-        yield f"http://127.0.0.1:{port}"
+        yield Servers(f"http://127.0.0.1:{port}", web, worker)
     finally:
         for process in (web, worker):
             process.terminate()
