@@ -1,7 +1,7 @@
 """A card and a goods mark, the pages' most repeated markup (a page shows dozens):
 written here rather than as included templates, whose per-include cost made up
 much of a page's rendering, and each distinct card drawn once per language and
-kept. (Emails have their own, inline-styled: emails/_card.html.)"""
+kept. Emails have their own, inline-styled: ``{% email_card %}``."""
 
 from functools import lru_cache
 
@@ -48,4 +48,27 @@ def _card(kind, kind_name, symbol, text, value, penalty, language) -> str:
         title,
         value,
         penalty,
+    )
+
+
+EMAIL_CARD_BACKGROUNDS = {"legal": "#e6f2e3", "royal": "#efe4f5"}  # contraband: #f7e1de
+
+
+@register.simple_tag
+def email_card(c) -> str:
+    """A card in an email: inline-styled, as mail apps need (an email shows dozens,
+    and the worker renders a table's worth for each player)."""
+    text = c["text"] if c.get("count") else c["label"]
+    return _email_card(c["kind"], c["kind_name"], c["mark"], text)
+
+
+@lru_cache(maxsize=4096)
+def _email_card(kind, kind_name, symbol, text) -> str:
+    return format_html(
+        '<span style="display:inline-block;margin:2px 2px;padding:1px 7px;border-radius:6px;'
+        'white-space:nowrap;background:{};"><span title="{}">{}</span> {}</span>',
+        EMAIL_CARD_BACKGROUNDS.get(kind, "#f7e1de"),
+        kind_name,
+        symbol,
+        text,
     )
