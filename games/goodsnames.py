@@ -8,11 +8,10 @@ tests/test_i18n.py checks that they match the card table. Spanish names are the
 Spanish rulebook's.
 """
 
-from functools import lru_cache
-
-from django.utils.translation import get_language, npgettext_lazy, pgettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from games.engine import CARD_TYPES
+from games.i18n import kept_per_language
 
 LABELS = {
     "apples": pgettext_lazy("goods", "Apples"),
@@ -63,27 +62,15 @@ COUNTED = {
 }
 
 
-# A page names goods dozens of times, and looking a translation up costs more than
-# keeping it: kept per language (catalogues do not change while the site runs).
-
-
+@kept_per_language(maxsize=256)
 def label(name: str) -> str:
     """A kind of goods, as a heading or a choice: "Chickens", "Gallinas"."""
-    return _label(name, get_language())
-
-
-def counted(n: int, name: str) -> str:
-    """A counted noun: "1 Chicken", "2 Chickens" ("2 Gallinas")."""
-    return _counted(n, name, get_language())
-
-
-@lru_cache(maxsize=256)
-def _label(name: str, language: str | None) -> str:
     return str(LABELS[name])
 
 
-@lru_cache(maxsize=4096)
-def _counted(n: int, name: str, language: str | None) -> str:
+@kept_per_language(maxsize=4096)
+def counted(n: int, name: str) -> str:
+    """A counted noun: "1 Chicken", "2 Chickens" ("2 Gallinas")."""
     return COUNTED[name] % {"count": n}
 
 

@@ -6,6 +6,7 @@ default) is active for every gettext call, template tag and date format. Adding
 a language is a catalogue under ``locale/`` and a line in ``settings.LANGUAGES``.
 """
 
+import functools
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -26,3 +27,21 @@ def as_seat(seat):
     """Render for this seat: its language active for the block."""
     with translation.override(language_of(seat)):
         yield
+
+
+def kept_per_language(maxsize: int):
+    """Keep a function's results by its (hashable) arguments and the active
+    language: for words and markup a page repeats dozens of times, where looking
+    a translation up costs more than keeping it (catalogues do not change while
+    the site runs)."""
+
+    def keep(function):
+        kept = functools.lru_cache(maxsize=maxsize)(lambda _language, *args: function(*args))
+
+        @functools.wraps(function)
+        def in_the_active_language(*args):
+            return kept(translation.get_language(), *args)
+
+        return in_the_active_language
+
+    return keep

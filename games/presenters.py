@@ -11,7 +11,6 @@ import secrets
 import threading
 from collections import OrderedDict
 from datetime import UTC
-from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils.formats import date_format
@@ -31,6 +30,7 @@ from games import engine, errors, goodsnames
 from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
+from games.i18n import kept_per_language
 from games.narrate import Narrator, counted, deal_parties, goods, idle_for, terms_parts
 from games.roles import (
     DEPUTIES,
@@ -115,11 +115,11 @@ def card(face: dict) -> dict:
 
 def card_type(name: str) -> dict:
     """A kind of goods as the page and emails show it, its legality marked."""
-    return dict(_card_type(name, get_language()))
+    return dict(_card_type(name))  # a copy: callers may add to it
 
 
-@lru_cache(maxsize=256)
-def _card_type(name: str, language: str | None) -> dict:  # kept per language, as goodsnames
+@kept_per_language(maxsize=256)
+def _card_type(name: str) -> dict:
     kind = CARD_TYPES[name]
     mark, kind_name = KINDS[kind.kind]
     return {

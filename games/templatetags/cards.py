@@ -3,11 +3,13 @@ written here rather than as included templates, whose per-include cost made up
 much of a page's rendering, and each distinct card drawn once per language and
 kept. Emails have their own, inline-styled: ``{% email_card %}``."""
 
-from functools import lru_cache
+import functools
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
+
+from games.i18n import kept_per_language
 
 register = template.Library()
 
@@ -22,12 +24,10 @@ def mark(c) -> str:
 def card(c) -> str:
     """A card: its mark, its name (or count and name) and its value/penalty."""
     text = c["text"] if c.get("count") else c["label"]
-    return _card(
-        c["kind"], c["kind_name"], c["mark"], text, c["value"], c["penalty"], get_language()
-    )
+    return _card(c["kind"], c["kind_name"], c["mark"], text, c["value"], c["penalty"])
 
 
-@lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)  # the kind's name comes translated
 def _mark(kind_name: str, symbol: str) -> str:
     return format_html(
         '<span class="mark" role="img" aria-label="{0}" title="{0}">{1}</span>',
@@ -36,8 +36,8 @@ def _mark(kind_name: str, symbol: str) -> str:
     )
 
 
-@lru_cache(maxsize=4096)
-def _card(kind, kind_name, symbol, text, value, penalty, language) -> str:
+@kept_per_language(maxsize=4096)
+def _card(kind, kind_name, symbol, text, value, penalty) -> str:
     title = gettext("value %(value)s, penalty %(penalty)s") % {"value": value, "penalty": penalty}
     return format_html(
         '<span class="card k-{}">{}<span class="card-name">{}</span>'
@@ -62,7 +62,7 @@ def email_card(c) -> str:
     return _email_card(c["kind"], c["kind_name"], c["mark"], text)
 
 
-@lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=4096)  # its arguments are already in the reader's language
 def _email_card(kind, kind_name, symbol, text) -> str:
     return format_html(
         '<span style="display:inline-block;margin:2px 2px;padding:1px 7px;border-radius:6px;'
