@@ -51,13 +51,14 @@ class DatabaseHiccupMiddleware:
         log.error("database connection lost twice during %s", request.path)
         response = render(
             request,
-            "games/link_error.html",
+            "link_error.html",
             {
                 "title": "Please try again in a moment",
                 "message": "The game could not be reached just now. Nothing you sent was "
                 "lost or played twice: send it again, or reload the page.",
             },
             status=503,
+            using="pages",
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["X-Robots-Tag"] = "noindex, nofollow"

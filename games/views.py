@@ -84,7 +84,7 @@ def _private(response):
 def home(request):
     """What the site is and how a player reaches their game. No login and no list
     of games: a player's way in is the link in their own emails."""
-    return in_language(request, "games/home.html")
+    return in_language(request, "home.html")
 
 
 def browser_language(request) -> str:
@@ -98,7 +98,7 @@ def in_language(request, template: str, context=None, status=200, language=None)
     """A page rendered in ``language`` (default: the browser's), which caches keep
     apart by the browser's language."""
     with translation.override(language or browser_language(request)):
-        response = render(request, template, context, status=status)
+        response = render(request, template, context, status=status, using="pages")
     patch_vary_headers(response, ["Accept-Language"])
     return response
 
@@ -110,7 +110,7 @@ def seat_page(request, token: str):
         seat = links.resolve(token, with_state=request.method != "POST")
     except links.LinkError as error:
         context = {"title": error.title, "message": error.message}
-        return _private(in_language(request, "games/link_error.html", context, error.status))
+        return _private(in_language(request, "link_error.html", context, error.status))
     with i18n.as_seat(seat):
         if request.method == "POST":
             return _private(_move(request, seat))
@@ -209,7 +209,7 @@ def _show(request, seat, sent: dict | None = None):
         ),
         away=presenters.away_notes(seats, timezone.localdate()),
     )
-    return render(request, "games/seat.html", context)
+    return render(request, "seat.html", context, using="pages")
 
 
 def _log_page(game, state, names: list, seat: int, after: str | None):
@@ -298,7 +298,7 @@ def csrf_failure(request, reason=""):
         except links.LinkError:
             pass
     context = {"title": title, "message": message, "table": table}
-    return _private(in_language(request, "games/link_error.html", context, 403, language))
+    return _private(in_language(request, "link_error.html", context, 403, language))
 
 
 def _resolve(path: str):

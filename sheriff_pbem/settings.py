@@ -121,7 +121,24 @@ ROOT_URLCONF = "sheriff_pbem.urls"
 CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 WSGI_APPLICATION = "sheriff_pbem.wsgi.application"
 
+# The site's pages are Jinja (games/jinja.py says why); emails and the admin are
+# Django's templates. STRICT_TEMPLATES (the test suite's setting) makes a page that
+# prints a name its view did not give an error rather than an empty string.
+STRICT_TEMPLATES = env_bool("STRICT_TEMPLATES", False)
 TEMPLATES = [
+    {
+        "NAME": "pages",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "pages"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "games.jinja.environment",
+            "strict": STRICT_TEMPLATES,
+            "context_processors": [
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],

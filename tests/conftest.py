@@ -30,3 +30,24 @@ def organizer(client):
     User.objects.create_superuser("org", "org@example.org", "pw")
     client.force_login(User.objects.get(username="org"))
     return client
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pages_tell_the_test_client_their_context():
+    """The test client reads ``response.context`` from Django's ``template_rendered``
+    signal, which the test environment sends for Django's templates only; the
+    pages (Jinja, games/jinja.py) send it here too."""
+    from django.template.backends import jinja2 as backend
+    from django.test.signals import template_rendered
+
+    plain = backend.Template.render
+
+    def render(self, context=None, request=None):
+        context = {} if context is None else context
+        html = plain(self, context, request)  # fills in request, messages, csrf_input
+        template_rendered.send(sender=self, template=self, context=context)
+        return html
+
+    backend.Template.render = render
+    yield
+    backend.Template.render = plain

@@ -230,7 +230,7 @@ def test_the_dev_mailboxs_email_preview_may_use_inline_styles_in_our_own_frame(c
 TEMPLATES = ROOT / "templates"
 
 
-@pytest.mark.parametrize("folder", ["games", "devmail", "admin"])
+@pytest.mark.parametrize("folder", ["pages", "devmail", "admin"])
 def test_pages_have_no_inline_style_or_script(folder):
     """The policy forbids them: one would be silently ignored by the browser.
     (Emails are not pages: templates/emails/ is all inline styles.)"""

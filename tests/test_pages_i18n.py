@@ -194,7 +194,7 @@ def test_a_deal_with_one_deputy_names_that_deputy():
 
 
 def test_numbers_read_alike_in_every_language_so_the_page_prints_them_as_they_are():
-    """templates/games/seat.html turns number localization off: right only while
+    """The pages (Jinja) print numbers as they are, unlocalized: right only while
     the site groups no thousands and the page shows no fractions."""
     from django.conf import settings
     from django.utils import formats, translation

@@ -1,0 +1,103 @@
+"""The environment the site's pages are rendered in (templates/pages/, Jinja).
+
+Pages are Jinja templates because a player's page is the site's most requested
+response and Django's template language spent most of its time there walking
+nodes; emails and the admin stay in Django's language. The page templates read
+like Django's: ``{{ offer.status }}`` looks a key up before an attribute (a
+presenter's dicts have keys such as ``values``), the words come from Django's
+catalogues (``{% trans %}``, ``_()``, ``pgettext()``), and what a tag of Django's
+did is a global or filter below.
+"""
+
+import jinja2
+from django.template.backends.utils import csrf_input
+from django.templatetags.static import static
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.timesince import timeuntil
+
+from games import markup
+from games.i18n import kept_per_language
+from games.templatetags.usertext import bdi, log_items, user_text
+
+
+class PageEnvironment(jinja2.Environment):
+    def getattr(self, obj, attribute):
+        """A dict's key before its attribute, as Django's templates read them:
+        ``pile.values`` is the pile's values, not ``dict.values`` (and a key is
+        found without raising and catching an AttributeError)."""
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
+class StrictUndefined(jinja2.StrictUndefined):
+    """A name the view did not give may be tested (``{% if moves.load_bag %}``: a
+    presenter leaves out what a page does not show) but not printed, looped over
+    or read further."""
+
+    def __bool__(self) -> bool:
+        return False
+
+
+def environment(strict: bool = False, **options) -> jinja2.Environment:
+    """``strict`` (the test suite's setting): printing or reading into a name the
+    view did not give is an error; otherwise it reads as nothing, as in Django's
+    templates."""
+    options["undefined"] = StrictUndefined if strict else jinja2.ChainableUndefined
+    options.setdefault("keep_trailing_newline", True)  # as Django's templates print them
+    env = PageEnvironment(extensions=["jinja2.ext.i18n"], **options)
+    env.policies["ext.i18n.trimmed"] = True  # as Django's {% blocktranslate trimmed %}
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        WORDS(translation.gettext),
+        WORDS(translation.ngettext),
+        newstyle=True,
+        pgettext=WORDS(translation.pgettext),
+        npgettext=WORDS(translation.npgettext),
+    )
+    # _() straight to gettext: the extension's alias looks gettext up again on every
+    # call, so that a page could bring its own (none does).
+    env.globals["_"] = env.globals["gettext"]
+    env.globals.update(static=static, language=translation.get_language, move_fields=move_fields)
+    # Filters rather than globals: a filter is called directly, a global through the
+    # template's context, and a page draws dozens of cards.
+    env.filters.update(
+        card=markup.card,
+        mark=markup.mark,
+        stand_goods_choice=markup.stand_goods_choice,
+        bag_goods_field=markup.bag_goods_field,
+        bdi=bdi,
+        user_text=user_text,
+        log_items=log_items,
+        timeuntil=timeuntil,
+    )
+    return env
+
+
+# A page looks up some fifty words; the catalogues do not change while the site runs.
+WORDS = kept_per_language(maxsize=8192)
+
+
+@jinja2.pass_context
+def move_fields(context, move: str) -> str:
+    """The hidden fields every move's form carries: the CSRF token, the move, the
+    phase version the page shows (a stale page is told so) and the form's one-time
+    key (``keys``: presenters.FormKeys)."""
+    return format_html(
+        '{}<input type="hidden" name="move" value="{}">'
+        '<input type="hidden" name="version" value="{}">'
+        '<input type="hidden" name="key" value="{}">',
+        csrf_field(context["request"]),
+        move,
+        context["version"],
+        context["keys"].next,
+    )
+
+
+def csrf_field(request) -> str:
+    """The CSRF token's hidden field, masked once a page as Django's
+    ``{% csrf_token %}`` is (masking draws random bytes; a page has several forms)."""
+    field = getattr(request, "_page_csrf_field", None)
+    if field is None:
+        field = request._page_csrf_field = csrf_input(request)
+    return field

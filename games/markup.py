@@ -1,0 +1,75 @@
+"""A page's most repeated markup, a card and a goods mark (a page shows dozens),
+and an offer form's goods fields: written here rather than as included templates,
+and each distinct card drawn once per language and kept. Page templates call them
+as globals (games/jinja.py). Emails have their own, inline-styled card:
+``{% email_card %}``."""
+
+import functools
+
+from django.utils.html import format_html
+from django.utils.translation import gettext
+
+from games.i18n import kept_per_language
+
+
+def mark(c) -> str:
+    """The goods kind's mark, named for screen readers."""
+    return _mark(c["kind_name"], c["mark"])
+
+
+def card(c) -> str:
+    """A card: its mark, its name (or count and name) and its value/penalty."""
+    text = c["text"] if c.get("count") else c["label"]
+    return _card(c["kind"], c["kind_name"], c["mark"], text, c["value"], c["penalty"])
+
+
+@functools.lru_cache(maxsize=64)  # the kind's name comes translated
+def _mark(kind_name: str, symbol: str) -> str:
+    return format_html(
+        '<span class="mark" role="img" aria-label="{0}" title="{0}">{1}</span>',
+        kind_name,
+        symbol,
+    )
+
+
+@kept_per_language(maxsize=4096)
+def _card(kind, kind_name, symbol, text, value, penalty) -> str:
+    title = gettext("value %(value)s, penalty %(penalty)s") % {"value": value, "penalty": penalty}
+    return format_html(
+        '<span class="card k-{}">{}<span class="card-name">{}</span>'
+        '<small class="vp" title="{}">{}<i>/</i>{}</small></span>',
+        kind,
+        _mark(kind_name, symbol),
+        text,
+        title,
+        value,
+        penalty,
+    )
+
+
+def stand_goods_choice(c) -> str:
+    """A card of a stand an offer may give: a checkbox chip (an offer's form shows a
+    whole stand, in each of its forms)."""
+    return format_html(
+        '<label class="chip k-{}"><input type="checkbox" name="stand_goods" value="{}"{}>'
+        " {} {}</label>",
+        c["kind"],
+        c["id"],
+        " checked" if c["checked"] else "",
+        mark(c),
+        c["label"],
+    )
+
+
+def bag_goods_field(t, most: int) -> str:
+    """How many of one kind of goods from the bag an offer gives (up to ``most``)."""
+    return format_html(
+        '<label class="field compact k-{}">{} {} <input type="number" name="bag_{}" min="0"'
+        ' max="{}" value="{}" inputmode="numeric"></label>',
+        t["kind"],
+        mark(t),
+        t["label"],
+        t["name"],
+        most,
+        t["value"],
+    )

@@ -1,0 +1,84 @@
+"""The pages are Jinja templates (templates/pages/, games/jinja.py): they read a
+presenter's dicts as Django's templates did, every word on them is in the
+catalogue, and ``makemessages`` finds those words where Django's own would not."""
+
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.template import engines
+from jinja2 import UndefinedError
+
+from games import jinja
+from games.management.commands.makemessages import as_python_calls, is_page
+
+PAGES = Path(settings.BASE_DIR) / "templates" / "pages"
+CATALOGUE = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
+
+
+def page_words() -> set:
+    """(context, msgid, plural) of every word the pages translate."""
+    words = set()
+    env = jinja.environment()
+    for template in PAGES.glob("*.html"):
+        for _line, function, message in env.extract_translations(template.read_text()):
+            strings = message if isinstance(message, tuple) else (message,)
+            context = strings[0] if function.startswith(("pgettext", "npgettext")) else None
+            rest = strings[1:] if context is not None else strings
+            words.add((context, rest[0], rest[1] if function in ("ngettext", "npgettext") else ""))
+    return words
+
+
+def test_every_word_on_the_pages_is_translated_in_the_catalogue():
+    catalogue = {
+        (e.msgctxt, e.msgid, e.msgid_plural): e
+        for e in polib.pofile(str(CATALOGUE))
+        if not e.obsolete
+    }
+    words = page_words()
+    assert len(words) > 150  # the extraction found the pages' words at all
+    missing = sorted((w for w in words if w not in catalogue), key=str)
+    assert not missing
+    untranslated = [w for w in words if not catalogue[w].translated()]
+    assert not untranslated
+
+
+def test_makemessages_hands_xgettext_the_pages_words_on_their_lines():
+    source = (
+        '<h1>{{ _("Your settings") }}</h1>\n'
+        "<p>{% trans gold=mine.gold %}{{ gold }} gold{% pluralize %}{{ gold }} gold"
+        "{% endtrans %}</p>\n"
+        "\n"
+        '<b>{{ pgettext("a badge", "Sheriff") }}</b>\n'
+    )
+    lines = as_python_calls(source).split("\n")
+    assert lines[0] == "_('Your settings'); "  # xgettext's own keyword
+    assert lines[1] == "ngettext('%(gold)s gold', '%(gold)s gold', n); "
+    assert lines[2] == ""
+    assert lines[3] == "pgettext('a badge', 'Sheriff'); "
+    assert is_page(str(PAGES / "seat.html"))
+    assert not is_page(str(Path(settings.BASE_DIR) / "templates" / "emails" / "message.html"))
+
+
+def render(source: str, **context) -> str:
+    return engines["pages"].from_string(source).render(context)
+
+
+def test_a_dict_key_is_read_before_a_method_of_the_same_name():
+    assert render("{{ pile.values|join(',') }}", pile={"values": [3, 2]}) == "3,2"
+    assert render("{{ pile.label }}", pile={"label": "<Silk>"}) == "&lt;Silk&gt;"
+
+
+def test_under_the_suites_strict_setting_a_missing_name_may_be_tested_but_not_printed():
+    assert settings.STRICT_TEMPLATES
+    assert render("{% if moves.load_bag %}x{% else %}none{% endif %}", moves={}) == "none"
+    with pytest.raises(UndefinedError):
+        render("{{ moves.load_bag }}", moves={})
+    with pytest.raises(UndefinedError):
+        render("{% for c in hand %}{{ c }}{% endfor %}")
+
+
+def test_the_sites_setting_reads_a_missing_name_as_nothing_as_django_did():
+    env = jinja.environment(strict=False)
+    assert env.from_string("[{{ moves.load_bag.hand }}]").render(moves={}) == "[]"
