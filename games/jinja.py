@@ -18,7 +18,7 @@ from django.utils.timesince import timeuntil
 
 from games import markup
 from games.i18n import kept_per_language
-from games.templatetags.usertext import bdi, log_items, user_text
+from games.templatetags.usertext import bdi, user_text
 
 
 class PageEnvironment(jinja2.Environment):
@@ -68,7 +68,7 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
         bag_goods_field=markup.bag_goods_field,
         bdi=bdi,
         user_text=user_text,
-        log_items=log_items,
+        log_items=markup.log_items,
         timeuntil=timeuntil,
     )
     return env

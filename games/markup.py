@@ -1,15 +1,17 @@
-"""A page's most repeated markup, a card and a goods mark (a page shows dozens),
-and an offer form's goods fields: written here rather than as included templates,
-and each distinct card drawn once per language and kept. Page templates call them
-as globals (games/jinja.py). Emails have their own, inline-styled card:
-``{% email_card %}``."""
+"""A page's most repeated markup: a card and a goods mark (a page shows dozens),
+an offer form's goods fields, the log's lines. Written here rather than as
+included templates, each distinct card drawn once per language and kept. Page
+templates use them as filters (games/jinja.py). Emails have their own,
+inline-styled card: ``{% email_card %}``."""
 
 import functools
 
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from games.i18n import kept_per_language
+from games.templatetags.usertext import bdi
 
 
 def mark(c) -> str:
@@ -73,3 +75,15 @@ def bag_goods_field(t, most: int) -> str:
         most,
         t["value"],
     )
+
+
+def log_items(lines) -> str:
+    """``<li>{{ line.text|bdi }}</li>`` for each log line: a page's dozens of lines in
+    one step rather than a template node each."""
+    return mark_safe("".join(_log_item(line["text"]) for line in lines))
+
+
+@functools.lru_cache(maxsize=20_000, typed=True)  # typed: a safe string is not escaped
+def _log_item(text) -> str:
+    """The same lines come back on every page of a game, and again on the next."""
+    return f"<li>{bdi(text)}</li>"
