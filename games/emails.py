@@ -13,8 +13,8 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from games import deadlines, engine, i18n, links, presenters, usertext
-from games.models import Game, GameEvent, Seat
+from games import deadlines, engine, i18n, links, presenters, rows, usertext
+from games.models import Game, Seat
 from games.narrate import outcome_lines
 
 MAX_NEWS_LINES = 40
@@ -100,11 +100,10 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     """The email ``kind`` for ``seat``: built from its view and its projection of
     the events since its last email, never from the raw state."""
     view = engine.view_for(state, seat.index)
-    names = usertext.names(game.seats.order_by("index").values_list("name", flat=True))
-    recent = GameEvent.objects.filter(game=game, seq__gte=seat.notified_seq).order_by("-seq")
-    lines, _more = presenters.log_lines(
-        state, recent.values_list("data", flat=True), names, seat.index, None
-    )
+    seats = rows.seats_of(game)  # in seat order
+    names = usertext.names(s.name for s in seats)
+    recent = rows.events_since(game.pk, seat.notified_seq)
+    lines, _more = presenters.log_lines(state, recent, names, seat.index, None)
     halted = presenters.halted(game, seat.timezone)
     bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
     phase = presenters.phase(view, names, bargaining)
@@ -125,7 +124,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "headline": headline,
         "preheader": halted or preheader(kind, headline, phase, deadline, outcome),
         "halted": halted,
-        "openings": presenters.record_openings(game.openings.all(), seat.timezone),
+        "openings": presenters.record_openings(
+            game.openings.all() if getattr(seat, "record_opened", True) else [], seat.timezone
+        ),
         "outcome": outcome,
         "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,
@@ -133,7 +134,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "me": presenters.my_goods(view),
         "kinds_legend": presenters.KINDS_LEGEND,
         "players": presenters.table(
-            view, names, presenters.away_notes(game.seats.all(), timezone.localdate())
+            view, names, presenters.away_notes(seats, timezone.localdate())
         ),
         "booty": presenters.booty(view),
         "black_market": presenters.black_market(view, names),
@@ -181,15 +182,11 @@ def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:
 def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict | None:
     """How the last round went, as this seat may know it: every bag's fate, who
     paid whom, and this seat's purse before and after."""
-    ended = GameEvent.objects.filter(game=game, type="round_ended").order_by("-seq").first()
-    if ended is None:
+    events = rows.last_round_events(game.pk)
+    if not events:
         return None
-    number = ended.data["round"]
-    started = GameEvent.objects.filter(game=game, type="round_started", data__round=number).first()
-    events = GameEvent.objects.filter(
-        game=game, seq__gte=started.seq if started else 0, seq__lte=ended.seq
-    ).order_by("seq")
-    projected = engine.project_log(state, [e.data for e in events], seat.index)
+    number = events[-1]["round"]
+    projected = engine.project_log(state, [dict(e) for e in events], seat.index)
     change = sum(
         e["amount"] * ((e["to"] == seat.index) - (e["from"] == seat.index))
         for e in projected

@@ -31,15 +31,6 @@ class LinkError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
-class SeatLink:
-    seat: Seat
-
-    @property
-    def game(self) -> Game:
-        return self.seat.game
-
-
 def make_token(seat: Seat) -> str:
     return signing.dumps(
         {"g": seat.game_id, "s": seat.pk, "v": seat.link_version}, salt=SEAT_LINK_SALT
@@ -75,18 +66,37 @@ def admin_url(game: Game) -> str:
 NOT_VALID = (_("This link is not valid"), _("Please use the latest link from your email."))
 
 
-def resolve(token: str, with_state: bool = True) -> Seat:
-    """The seat a token stands for, or LinkError. Never says which seat or game
-    a bad token might have named. ``with_state=False`` leaves the game's state
-    unread (a move reads it again under the game's lock)."""
+@dataclass(frozen=True)
+class Token:
+    """What a seat's link says: its game, its seat, and the seat's link version."""
+
+    game: int
+    seat: int
+    version: int
+
+
+def read(token: str) -> Token:
+    """The signed token's contents, or LinkError (never saying what a bad token
+    might have named)."""
     try:
         data = signing.loads(token, salt=SEAT_LINK_SALT)
-        game_id, seat_id, version = int(data["g"]), int(data["s"]), int(data["v"])
+        return Token(int(data["g"]), int(data["s"]), int(data["v"]))
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise LinkError(403, *NOT_VALID) from None
+
+
+def resolve(token: str, with_state: bool = True) -> Seat:
+    """The seat a token stands for, or LinkError. ``with_state=False`` leaves the
+    game's state unread (a move reads it again under the game's lock)."""
+    link = read(token)
     # With it, whether the game's record was ever opened (shown on every page):
     # almost never, so the page reads the openings only when there are some.
-    seat = rows.seat_with_game(seat_id, game_id, with_state)
+    return honoured(rows.seat_with_game(link.seat, link.game, with_state), link.version)
+
+
+def honoured(seat: Seat | None, version: int) -> Seat:
+    """``seat``, read for a token of link ``version``, if the link still works;
+    otherwise LinkError."""
     if seat is None:
         raise LinkError(403, *NOT_VALID)
     if version != seat.link_version:

@@ -33,7 +33,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import i18n
+from games import i18n, rows
 from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,13 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
     message.tags = ["game"]
     message.metadata = {"game": str(email.game_id), "key": email.key}
     return message
+
+
+# What claiming an email may change (with its body, when it renders it).
+CLAIMED = (
+    *("status", "sending_at", "attempts", "uncertain", "in_doubt", "rendered_at"),
+    *("rendered_version", "to", "subject", "text", "html", "headers", "attachments"),
+)
 
 
 def render(email: OutboxEmail, now) -> None:
@@ -116,11 +123,7 @@ def deliver(pk: int, now=None) -> str:
 def _claim(pk: int, now) -> OutboxEmail | str:
     """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
-        email = (
-            OutboxEmail.objects.select_for_update(skip_locked=True)
-            .filter(pk=pk, status__in=(OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING))
-            .first()
-        )
+        email = rows.outbox_email_to_send(pk)
         if email is None:
             return "not pending"
         if email.status == OutboxEmail.Status.SENDING:
@@ -129,7 +132,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = True  # a worker died after handing it over, or before
         elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
-        seat = email.seat
+        seat = _with_seat_and_game(email)
         if seat is not None and seat.undeliverable_at and seat.email.lower() == email.to.lower():
             email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
             email.save()
@@ -147,8 +150,18 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
-        email.save()
+        email.save(update_fields=CLAIMED)
     return email
+
+
+def _with_seat_and_game(email: OutboxEmail) -> Seat | None:
+    """Attach the email's seat and game to it, read in one statement; its seat."""
+    seat = None
+    if email.seat_id is not None:
+        seat = rows.seat_with_game(email.seat_id, email.game_id)
+    if seat is not None:
+        email.seat, email.game = seat, seat.game
+    return email.seat
 
 
 def _provider_has_it(email: OutboxEmail) -> bool:

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from games.models import Game, GameEvent, RecordOpening, Seat
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 
 def _quote(name: str) -> str:
@@ -114,8 +114,10 @@ def seat_with_game(seat_id: int, game_id: int, with_state: bool = True) -> Seat 
     left unread when ``with_state`` is false) and ``record_opened``: whether the
     game's record was ever opened. None if there is no such seat."""
     conn, row = _one(_SEAT_LINK[with_state], [seat_id, game_id])
-    if row is None:
-        return None
+    return None if row is None else _seat_of_link(row, with_state, conn)
+
+
+def _seat_of_link(row, with_state: bool, conn) -> Seat:
     seat_fields = _fields(Seat)
     game_fields = _fields(Game, () if with_state else ("state",))
     split = len(seat_fields)
@@ -158,20 +160,36 @@ def seats_of(game: Game) -> list:
     with conn.cursor() as cursor:
         cursor.execute(_SEATS.sql(conn.vendor), [game.pk])
         rows = cursor.fetchall()
+    return _seats(rows, game, conn)
+
+
+def _seats(rows: list, game: Game, conn) -> list:
     seats = [_instance(Seat, _fields(Seat), "s", row, conn) for row in rows]
     for seat in seats:
         _SEAT_GAME.set_cached_value(seat, game)
     return seats
 
 
+def _select_events(where: str) -> str:
+    """The events' seq, type and data, ``where`` (``e`` names an event)."""
+    return (
+        f"SELECT e.{_quote('seq')}, e.{_quote('type')}, e.{_quote('data')} "
+        f"FROM {_quote(GameEvent._meta.db_table)} e WHERE e.{_quote('game_id')} = %s {where}"
+    )
+
+
 def _events_sql(newest_first: bool, bounded: bool) -> str:
     seq = _quote("seq")
-    bound = f" AND e.{seq} {'<' if newest_first else '>'} %s" if bounded else ""
+    bound = f"AND e.{seq} {'<' if newest_first else '>'} %s " if bounded else ""
+    return _select_events(f"{bound}ORDER BY e.{seq} {'DESC' if newest_first else 'ASC'} LIMIT %s")
+
+
+def _last_of_type(before: str = "") -> str:
+    """The seq of the game's last event of a type (parameters: game, type)."""
+    table, seq, game = _quote(GameEvent._meta.db_table), _quote("seq"), _quote("game_id")
     return (
-        f"SELECT e.{seq}, e.{_quote('type')}, e.{_quote('data')} "
-        f"FROM {_quote(GameEvent._meta.db_table)} e "
-        f"WHERE e.{_quote('game_id')} = %s{bound} "
-        f"ORDER BY e.{seq} {'DESC' if newest_first else 'ASC'} LIMIT %s"
+        f"SELECT MAX(x.{seq}) FROM {table} x "
+        f"WHERE x.{game} = %s AND x.{_quote('type')} = %s{before}"
     )
 
 
@@ -212,13 +230,107 @@ class StoredEvent(Mapping):
         return len(self._decoded())
 
 
+_EVENTS_SINCE = _Statement(
+    lambda: _select_events(f"AND e.{_quote('seq')} >= %s ORDER BY e.{_quote('seq')} DESC")
+)
+
+
+# The last round that ended: from its round_started (the first event, if there is
+# none) to its round_ended. Parameters: game, then (game, type) for each MAX.
+def _last_round_sql() -> str:
+    seq = f"e.{_quote('seq')}"
+    ended = _last_of_type()
+    started = _last_of_type(f" AND x.{_quote('seq')} < ({ended})")
+    return _select_events(f"AND {seq} <= ({ended}) AND {seq} >= COALESCE(({started}), 0) "
+                          f"ORDER BY {seq}")  # fmt: skip
+
+
+_LAST_ROUND = _Statement(_last_round_sql)
+
+
+def _stored_events(statement: "_Statement", params: list) -> list:
+    conn = _connection()
+    with conn.cursor() as cursor:
+        cursor.execute(statement.sql(conn.vendor), params)
+        rows = cursor.fetchall()
+    return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
+
+
+def events_since(game_id: int, seq: int) -> list:
+    """The game's events from ``seq`` on (StoredEvent), newest first: what a seat
+    has not been told yet."""
+    return _stored_events(_EVENTS_SINCE, [game_id, seq])
+
+
+def last_round_events(game_id: int) -> list:
+    """The events of the last round that ended (StoredEvent), oldest first, its
+    round_ended last; [] while no round has ended."""
+    ended = [game_id, "round_ended"]
+    return _stored_events(_LAST_ROUND, [game_id, *ended, game_id, "round_started", *ended])
+
+
 def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
     """Up to ``limit`` of the game's events (their data, as StoredEvent), newest or
     oldest first, from before (newest first) or after ``bound``, a seq (None: from
     the end)."""
-    conn = _connection()
     params = [game_id] + ([] if bound is None else [bound]) + [limit]
+    return _stored_events(_EVENTS[newest_first, bound is not None], params)
+
+
+def _outbox_sql() -> str:
+    lock = ""
+    if connection.features.has_select_for_update_skip_locked:
+        lock = " FOR UPDATE SKIP LOCKED"
+    return (
+        f"SELECT {_columns('o', _fields(OutboxEmail))} FROM {_quote(OutboxEmail._meta.db_table)} o "
+        f"WHERE o.{_quote('id')} = %s AND o.{_quote('status')} IN (%s, %s){lock}"
+    )
+
+
+_OUTBOX_TO_SEND = _Statement(_outbox_sql)
+
+
+def outbox_email_to_send(pk: int) -> OutboxEmail | None:
+    """The outbox row ``pk`` if it is pending or sending, locked until the
+    transaction ends; None if it is neither, or another worker holds it."""
+    statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
+    conn, row = _one(_OUTBOX_TO_SEND, [pk, *statuses])
+    return None if row is None else _instance(OutboxEmail, _fields(OutboxEmail), "o", row, conn)
+
+
+# Between statements sent in one round trip (the benchmark counts them apart).
+BATCHED = ";\n"
+
+
+def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
+    """What a seat's page reads: ``seat_with_game``, its game's ``seats_of`` and
+    the newest ``events`` of its log (``event_data``), as (seat or None, seats,
+    events). On PostgreSQL the three statements go in one round trip (client-side
+    binding takes several at once); elsewhere one after the other."""
+    conn = _connection()
+    vendor = conn.vendor
+    reads = (
+        (_SEAT_LINK[True], [seat_id, game_id]),
+        (_SEATS, [game_id]),
+        (_EVENTS[True, False], [game_id, events]),
+    )
     with conn.cursor() as cursor:
-        cursor.execute(_EVENTS[newest_first, bound is not None].sql(conn.vendor), params)
-        rows = cursor.fetchall()
-    return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
+        if vendor == "postgresql":
+            cursor.execute(
+                BATCHED.join(statement.sql(vendor) for statement, _ in reads),
+                [value for _, params in reads for value in params],
+            )
+            results = [cursor.fetchall()]
+            while cursor.nextset():
+                results.append(cursor.fetchall())
+        else:
+            results = []
+            for statement, params in reads:
+                cursor.execute(statement.sql(vendor), params)
+                results.append(cursor.fetchall())
+    [seat_row], seat_rows, event_rows = results[0] or [None], results[1], results[2]
+    if seat_row is None:
+        return None, [], []
+    seat = _seat_of_link(seat_row, True, conn)
+    stored = [StoredEvent(seq, kind, text, conn) for seq, kind, text in event_rows]
+    return seat, _seats(seat_rows, seat.game, conn), stored

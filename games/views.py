@@ -8,6 +8,7 @@ page is built only from the seat's engine view and its projected log.
 """
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -107,14 +108,35 @@ def in_language(request, template: str, context=None, status=200, language=None)
 @require_http_methods(["GET", "HEAD", "POST"])
 def seat_page(request, token: str):
     try:
-        seat = links.resolve(token, with_state=request.method != "POST")
+        if request.method == "POST":
+            seat, table = links.resolve(token, with_state=False), None
+        else:
+            seat, table = _seat_and_table(request, token)
     except links.LinkError as error:
         context = {"title": error.title, "message": error.message}
         return _private(in_language(request, "link_error.html", context, error.status))
     with i18n.as_seat(seat):
         if request.method == "POST":
             return _private(_move(request, seat))
-        return _private(_show(request, seat))
+        return _private(_show(request, seat, table=table))
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a page shows besides the seat, read with it: the game's seats, and
+    the newest batch of its log (none for the whole log, read from the start)."""
+
+    seats: list
+    newest_events: list | None
+
+
+def _seat_and_table(request, token: str) -> tuple:
+    """A GET's seat (or LinkError) and its Table, in one round trip where the
+    database allows it (rows.seat_page)."""
+    link = links.read(token)
+    whole_log = request.GET.get("log") == "all"
+    seat, seats, events = rows.seat_page(link.seat, link.game, 0 if whole_log else EVENTS_BATCH)
+    return links.honoured(seat, link.version), Table(seats, None if whole_log else events)
 
 
 def _move(request, seat):
@@ -175,18 +197,18 @@ def _projected(seat, state, outcome) -> list:
     return engine.project_log(state, list(outcome.events), seat.index)
 
 
-def _show(request, seat, sent: dict | None = None):
+def _show(request, seat, sent: dict | None = None, table: Table | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
-    seats = rows.seats_of(game)  # in seat order
+    seats = table.seats if table else rows.seats_of(game)  # in seat order
     names = usertext.names(s.name for s in seats)
     log_all = request.GET.get("log") == "all"
     if log_all:  # the whole log from the start, a page at a time
         lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
         more = False
     else:
-        events = _events(game, newest_first=True)
+        events = _events(game, newest_first=True, first=table and table.newest_events)
         lines, more = presenters.log_lines(
             state, events, names, seat.index, presenters.LOG_LINES, game=game
         )
@@ -232,13 +254,18 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
 EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
 
 
-def _events(game, newest_first: bool, after: int | None = None):
+def _events(game, newest_first: bool, after: int | None = None, first: list | None = None):
     """The game's events (their data), read a batch at a time as the log asks for
     more: keyset pages on (game, seq), so a page's cost does not grow with the
-    game's length."""
+    game's length. ``first``: the first batch, read already."""
     bound = after
     while True:
-        batch = rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
+        batch = (
+            first
+            if first is not None
+            else rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
+        )
+        first = None
         yield from batch
         if len(batch) < EVENTS_BATCH:
             return

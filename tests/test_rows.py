@@ -10,7 +10,7 @@ from django.utils import timezone
 from fixtures_pages import start_game
 
 from games import rows
-from games.models import Game, GameEvent, RecordOpening, Seat
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +96,59 @@ def test_a_stored_event_is_decoded_only_when_its_data_is_asked_for():
     assert newest._data is None  # seq and type came from their own columns
     stored = GameEvent.objects.get(game=game, seq=newest.seq).data
     assert dict(newest) == stored and newest.get("nothing") is None
+
+
+def test_the_events_a_seat_was_not_told_yet():
+    game, _ = _a_game_with_every_kind_of_field()
+    every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+    since = every[2]["seq"]
+    assert rows.events_since(game.pk, since) == [e for e in every[::-1] if e["seq"] >= since]
+    assert rows.events_since(game.pk, every[-1]["seq"] + 1) == []
+
+
+def test_the_last_round_that_ended():
+    game, _ = _a_game_with_every_kind_of_field()
+    assert rows.last_round_events(game.pk) == []  # round 1 is in play
+    seq = GameEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True)[0]
+    played = [
+        {"seq": seq + 1, "type": "gold_transferred", "from": 0, "to": 1, "amount": 2},
+        {"seq": seq + 2, "type": "round_ended", "round": 1},
+        {"seq": seq + 3, "type": "round_started", "round": 2},
+        {"seq": seq + 4, "type": "round_ended", "round": 2},
+        {"seq": seq + 5, "type": "round_started", "round": 3},
+    ]
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in played
+    )
+    assert rows.last_round_events(game.pk) == played[2:4]
+    GameEvent.objects.filter(game=game, seq__gte=seq + 3).delete()
+    every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+    first_round = every[next(i for i, e in enumerate(every) if e["type"] == "round_started") :]
+    assert rows.last_round_events(game.pk) == first_round
+
+
+def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
+    game, seat = _a_game_with_every_kind_of_field()
+    email = OutboxEmail.objects.create(
+        game=game, seat=seat, key="k", to="a@example.org", subject="s", headers={"X": "1"},
+        attachments=[{"filename": "a.ics"}], next_attempt_at=timezone.now(), uncertain=True,
+    )  # fmt: skip
+    with transaction.atomic():
+        assert _fields(rows.outbox_email_to_send(email.pk)) == _fields(
+            OutboxEmail.objects.get(pk=email.pk)
+        )
+    OutboxEmail.objects.filter(pk=email.pk).update(status=OutboxEmail.Status.SENT)
+    with transaction.atomic():
+        assert rows.outbox_email_to_send(email.pk) is None
+
+
+def test_a_seat_page_reads_what_its_three_reads_give():
+    game, seat = _a_game_with_every_kind_of_field()
+    read, seats, events = rows.seat_page(seat.pk, game.pk, 2)
+    alone = rows.seat_with_game(seat.pk, game.pk)
+    assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
+    assert read.record_opened is False
+    assert [_fields(s) for s in seats] == [_fields(s) for s in rows.seats_of(game)]
+    assert all(s.game is read.game for s in seats)
+    assert events == rows.event_data(game.pk, newest_first=True, bound=None, limit=2)
+    assert rows.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])

@@ -13,13 +13,21 @@ from django.test.utils import CaptureQueriesContext
 from games import links
 from games.bench.player import next_step
 from games.models import Game
+from games.rows import BATCHED
 
 FORM = "application/x-www-form-urlencoded"
 TRANSACTION = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 
 def statements(queries: CaptureQueriesContext) -> list:
-    """The SQL a request ran, less the transaction's own BEGIN and COMMIT."""
+    """The SQL statements a request ran, less the transaction's own BEGIN and
+    COMMIT; statements sent together (games.rows.BATCHED) count one each."""
+    return [statement for sql in round_trips(queries) for statement in sql.split(BATCHED)]
+
+
+def round_trips(queries: CaptureQueriesContext) -> list:
+    """The SQL a request sent to the database, a string a round trip, less the
+    transaction's own BEGIN and COMMIT."""
     return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION)]
 
 
@@ -27,8 +35,10 @@ def statements(queries: CaptureQueriesContext) -> list:
 class Sample:
     kind: str  # "get" (a page) or "post" (a move)
     ms: float
-    queries: int
+    queries: int  # SQL statements
     round: int
+    trips: int  # round trips to the database
+    cpu_ms: float  # this process's CPU time (the database's own is not in it)
 
 
 @dataclass
@@ -47,6 +57,14 @@ class Samples:
         found = self.of(kind)
         return statistics.median(s.queries for s in found) if found else float("nan")
 
+    def p50_cpu_ms(self, kind: str) -> float:
+        found = self.of(kind)
+        return statistics.median(s.cpu_ms for s in found) if found else float("nan")
+
+    def p50_trips(self, kind: str) -> float:
+        found = self.of(kind)
+        return statistics.median(s.trips for s in found) if found else float("nan")
+
     def max_queries(self, kind: str) -> int:
         return max((s.queries for s in self.of(kind)), default=0)
 
@@ -55,7 +73,7 @@ def measured(client: Client, method: str, path: str, data: dict, round_no: int, 
     kind = "post" if method == "post" else "get"
     profile = samples.profiles[kind] if samples.profiles else None
     with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         if profile:
             profile.enable()
         if method == "post":  # form-encoded, as a browser sends these forms
@@ -65,7 +83,10 @@ def measured(client: Client, method: str, path: str, data: dict, round_no: int, 
         if profile:
             profile.disable()
         ms = (time.perf_counter() - start) * 1000
-    samples.rows.append(Sample(kind, ms, len(statements(queries)), round_no))
+        cpu_ms = (time.process_time() - cpu_start) * 1000
+    samples.rows.append(
+        Sample(kind, ms, len(statements(queries)), round_no, len(round_trips(queries)), cpu_ms)
+    )
     return response
 
 

@@ -84,9 +84,11 @@ class Command(BaseCommand):
         for kind, label in (("get", "page GET"), ("post", "move POST")):
             self.say(
                 f"{label:10} p50 {samples.p50_ms(kind):6.2f} ms   "
+                f"(its CPU {samples.p50_cpu_ms(kind):5.2f} ms)   "
                 f"round 1 p50 {samples.p50_ms(kind, {1}):6.2f} ms   "
                 f"round {last} p50 {samples.p50_ms(kind, {last}):6.2f} ms   "
-                f"queries p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
+                f"statements p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
+                f" (round trips p50 {samples.p50_trips(kind):.0f})"
             )
         for kind, profile in profiles.items() if o["profile"] else ():
             self.say(f"-- profile of the {kind.upper()}s, by {o['profile_sort']}:")
