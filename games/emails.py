@@ -17,6 +17,9 @@ from games import deadlines, engine, i18n, links, presenters, rows, usertext
 from games.models import Game, Seat
 from games.narrate import outcome_lines
 
+# Emails are Jinja templates (templates/emails/), as the pages are: the worker
+# renders two for every email a move owes.
+ENGINE = "jinja"
 MAX_NEWS_LINES = 40
 HEADLINES = {
     "game_over": gettext_lazy("The game is over — here are the scores"),
@@ -149,8 +152,8 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     return {
         "to": seat.email,
         "subject": game.subject,
-        "text": render_to_string("emails/message.txt", context),
-        "html": render_to_string("emails/message.html", context),
+        "text": render_to_string("message.txt", context, using=ENGINE),
+        "html": render_to_string("message.html", context, using=ENGINE),
         "headers": {**thread_headers(game, seat, key), **unsubscribe_headers(seat)} if key else {},
         "attachments": [] if kind == "game_over" or halted else _deadline_ics(game, seat, key),
     }
@@ -291,12 +294,12 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
 
 
 def _short(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
-    """A short email that is not a seat's view of the table (emails/short.html)."""
+    """A short email that is not a seat's view of the table (short.html)."""
     return {
         "to": to,
         "subject": subject,
-        "text": render_to_string(f"emails/{template}.txt", context),
-        "html": render_to_string(f"emails/{template}.html", context),
+        "text": render_to_string(f"{template}.txt", context, using=ENGINE),
+        "html": render_to_string(f"{template}.html", context, using=ENGINE),
         "headers": headers,
     }
 

@@ -1,12 +1,16 @@
-"""The environment the site's pages are rendered in (templates/pages/, Jinja).
+"""The environment the site's pages and emails are rendered in (templates/pages/,
+templates/emails/, Jinja).
 
-Pages are Jinja templates because a player's page is the site's most requested
-response and Django's template language spent most of its time there walking
-nodes; emails and the admin stay in Django's language. The page templates read
-like Django's: ``{{ offer.status }}`` looks a key up before an attribute (a
-presenter's dicts have keys such as ``values``), the words come from Django's
-catalogues (``{% trans %}``, ``_()``, ``pgettext()``), and what a tag of Django's
-did is a global or filter below.
+They are Jinja templates because a player's page is the site's most requested
+response, and a move owes emails that the worker renders twice each (HTML and
+text): Django's template language spent most of its time there walking nodes.
+The admin stays in Django's language. The templates read like Django's:
+``{{ offer.status }}`` looks a key up before an attribute (a presenter's dicts
+have keys such as ``values``), the words come from Django's catalogues
+(``{% trans %}``, ``_()``, ``pgettext()``), and what a tag of Django's did is a
+global or filter below. An email's plain text is ``{% autoescape false %}``; the
+lines both versions print are macros (emails/_parts.html), which escape as the
+template calling them does (an included template would escape on its own).
 """
 
 import jinja2
@@ -18,7 +22,7 @@ from django.utils.timesince import timeuntil
 
 from games import markup
 from games.i18n import kept_per_language
-from games.templatetags.usertext import bdi, user_text
+from games.templatetags.usertext import bdi, isolated, user_text
 
 
 class PageEnvironment(jinja2.Environment):
@@ -66,7 +70,9 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
         mark=markup.mark,
         stand_goods_choice=markup.stand_goods_choice,
         bag_goods_field=markup.bag_goods_field,
+        email_card=markup.email_card,
         bdi=bdi,
+        isolated=isolated,
         user_text=user_text,
         log_items=markup.log_items,
         timeuntil=timeuntil,

@@ -2,7 +2,7 @@
 an offer form's goods fields, the log's lines. Written here rather than as
 included templates, each distinct card drawn once per language and kept. Page
 templates use them as filters (games/jinja.py). Emails have their own,
-inline-styled card: ``{% email_card %}``."""
+inline-styled card: ``email_card``."""
 
 import functools
 
@@ -87,3 +87,25 @@ def log_items(lines) -> str:
 def _log_item(text) -> str:
     """The same lines come back on every page of a game, and again on the next."""
     return f"<li>{bdi(text)}</li>"
+
+
+# --- emails: cards inline-styled, as mail apps need (an email shows dozens, and
+# the worker draws a table's worth for each player) ---
+EMAIL_CARD_BACKGROUNDS = {"legal": "#e6f2e3", "royal": "#efe4f5"}  # contraband: #f7e1de
+
+
+def email_card(c) -> str:
+    text = c["text"] if c.get("count") else c["label"]
+    return _email_card(c["kind"], c["kind_name"], c["mark"], text)
+
+
+@functools.lru_cache(maxsize=4096)  # its arguments are already in the reader's language
+def _email_card(kind, kind_name, symbol, text) -> str:
+    return format_html(
+        '<span style="display:inline-block;margin:2px 2px;padding:1px 7px;border-radius:6px;'
+        'white-space:nowrap;background:{};"><span title="{}">{}</span> {}</span>',
+        EMAIL_CARD_BACKGROUNDS.get(kind, "#f7e1de"),
+        kind_name,
+        symbol,
+        text,
+    )

@@ -58,7 +58,7 @@ class DatabaseHiccupMiddleware:
                 "lost or played twice: send it again, or reload the page.",
             },
             status=503,
-            using="pages",
+            using="jinja",
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["X-Robots-Tag"] = "noindex, nofollow"

@@ -105,7 +105,7 @@ def _seat_or_error(request, token: str):
         return links.resolve(token), None
     except links.LinkError as error:
         context = {"title": error.title, "message": error.message}
-        return None, render(request, "link_error.html", context, status=error.status, using="pages")
+        return None, render(request, "link_error.html", context, status=error.status, using="jinja")
 
 
 @never_cache
@@ -126,7 +126,7 @@ def settings_page(request, token: str):
         form = SettingsForm(initial=_current(seat), seat=seat)
     with i18n.as_seat(seat):
         context = {"form": form, "seat": seat, "table": table, "zones": ZONES}
-        return _private(render(request, "settings.html", context, using="pages"))
+        return _private(render(request, "settings.html", context, using="jinja"))
 
 
 def _current(seat: Seat) -> dict:
@@ -169,4 +169,4 @@ def unsubscribe(request, token: str):
             )
             return _private(redirect(reverse("games:settings", args=[token])))
         context = {"seat": seat, "settings_url": reverse("games:settings", args=[token])}
-        return _private(render(request, "unsubscribe.html", context, using="pages"))
+        return _private(render(request, "unsubscribe.html", context, using="jinja"))

@@ -99,7 +99,7 @@ def in_language(request, template: str, context=None, status=200, language=None)
     """A page rendered in ``language`` (default: the browser's), which caches keep
     apart by the browser's language."""
     with translation.override(language or browser_language(request)):
-        response = render(request, template, context, status=status, using="pages")
+        response = render(request, template, context, status=status, using="jinja")
     patch_vary_headers(response, ["Accept-Language"])
     return response
 
@@ -231,7 +231,7 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         ),
         away=presenters.away_notes(seats, timezone.localdate()),
     )
-    return render(request, "seat.html", context, using="pages")
+    return render(request, "seat.html", context, using="jinja")
 
 
 def _log_page(game, state, names: list, seat: int, after: str | None):

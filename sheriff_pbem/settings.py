@@ -121,15 +121,18 @@ ROOT_URLCONF = "sheriff_pbem.urls"
 CSRF_FAILURE_VIEW = "games.views.csrf_failure"
 WSGI_APPLICATION = "sheriff_pbem.wsgi.application"
 
-# The site's pages are Jinja (games/jinja.py says why); emails and the admin are
-# Django's templates. STRICT_TEMPLATES (the test suite's setting) makes a page that
-# prints a name its view did not give an error rather than an empty string.
+# The players' pages and the emails are Jinja (games/jinja.py says why); the admin
+# and the development mailbox are Django's templates. STRICT_TEMPLATES (the test
+# suite's setting) makes a page or an email that prints a name its view did not
+# give an error rather than an empty string.
 STRICT_TEMPLATES = env_bool("STRICT_TEMPLATES", False)
 TEMPLATES = [
     {
-        "NAME": "pages",
+        "NAME": "jinja",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "pages"],
+        # The players' pages and every email, by file name (tests/test_page_templates.py
+        # keeps the names apart).
+        "DIRS": [BASE_DIR / "templates" / "pages", BASE_DIR / "templates" / "emails"],
         "APP_DIRS": False,
         "OPTIONS": {
             "environment": "games.jinja.environment",

@@ -1,6 +1,7 @@
-"""The pages are Jinja templates (templates/pages/, games/jinja.py): they read a
-presenter's dicts as Django's templates did, every word on them is in the
-catalogue, and ``makemessages`` finds those words where Django's own would not."""
+"""The pages and the emails are Jinja templates (templates/pages/,
+templates/emails/, games/jinja.py): they read a presenter's dicts as Django's
+templates did, every word on them is in the catalogue, and ``makemessages`` finds
+those words where Django's own would not."""
 
 from pathlib import Path
 
@@ -11,17 +12,18 @@ from django.template import engines
 from jinja2 import UndefinedError
 
 from games import jinja
-from games.management.commands.makemessages import as_python_calls, is_page
+from games.management.commands.makemessages import as_python_calls, is_jinja
 
 PAGES = Path(settings.BASE_DIR) / "templates" / "pages"
+EMAILS = Path(settings.BASE_DIR) / "templates" / "emails"
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
 
 
 def page_words() -> set:
-    """(context, msgid, plural) of every word the pages translate."""
+    """(context, msgid, plural) of every word the pages and emails translate."""
     words = set()
     env = jinja.environment()
-    for template in PAGES.glob("*.html"):
+    for template in [*PAGES.glob("*.html"), *EMAILS.glob("*.*")]:
         for _line, function, message in env.extract_translations(template.read_text()):
             strings = message if isinstance(message, tuple) else (message,)
             context = strings[0] if function.startswith(("pgettext", "npgettext")) else None
@@ -30,14 +32,14 @@ def page_words() -> set:
     return words
 
 
-def test_every_word_on_the_pages_is_translated_in_the_catalogue():
+def test_every_word_on_the_pages_and_in_the_emails_is_translated_in_the_catalogue():
     catalogue = {
         (e.msgctxt, e.msgid, e.msgid_plural): e
         for e in polib.pofile(str(CATALOGUE))
         if not e.obsolete
     }
     words = page_words()
-    assert len(words) > 150  # the extraction found the pages' words at all
+    assert len(words) > 250  # the extraction found the templates' words at all
     missing = sorted((w for w in words if w not in catalogue), key=str)
     assert not missing
     untranslated = [w for w in words if not catalogue[w].translated()]
@@ -57,12 +59,19 @@ def test_makemessages_hands_xgettext_the_pages_words_on_their_lines():
     assert lines[1] == "ngettext('%(gold)s gold', '%(gold)s gold', n); "
     assert lines[2] == ""
     assert lines[3] == "pgettext('a badge', 'Sheriff'); "
-    assert is_page(str(PAGES / "seat.html"))
-    assert not is_page(str(Path(settings.BASE_DIR) / "templates" / "emails" / "message.html"))
+    assert is_jinja(str(PAGES / "seat.html")) and is_jinja(str(EMAILS / "message.txt"))
+    assert not is_jinja(str(Path(settings.BASE_DIR) / "templates" / "devmail" / "message.html"))
+
+
+def test_a_page_and_an_email_never_share_a_name():
+    """Both folders are searched by file name: a shared one would hide the other."""
+    pages = {path.name for path in PAGES.iterdir()}
+    emails = {path.name for path in EMAILS.iterdir()}
+    assert pages and emails and not pages & emails
 
 
 def render(source: str, **context) -> str:
-    return engines["pages"].from_string(source).render(context)
+    return engines["jinja"].from_string(source).render(context)
 
 
 def test_a_dict_key_is_read_before_a_method_of_the_same_name():

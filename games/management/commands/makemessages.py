@@ -1,7 +1,8 @@
-"""``makemessages``, reading the pages too: Django's command reads templates in
-Django's language, and the pages are Jinja (templates/pages/, games/jinja.py).
+"""``makemessages``, reading the pages and emails too: Django's command reads
+templates in Django's language, and these are Jinja (templates/pages/,
+templates/emails/, games/jinja.py).
 
-A page's words are taken out by Jinja's own parser (``{% trans %}`` blocks,
+A template's words are taken out by Jinja's own parser (``{% trans %}`` blocks,
 ``_()``, ``pgettext()``...) and handed to xgettext as the same calls in Python, each
 on its template line, so the catalogue's references point at the template."""
 
@@ -13,25 +14,25 @@ from django.template import engines
 from games import jinja
 
 
-class PageAwareFile(makemessages.BuildFile):
+class JinjaAwareFile(makemessages.BuildFile):
     def preprocess(self):
-        if not is_page(self.path):
+        if not is_jinja(self.path):
             return super().preprocess()
         source = Path(self.path).read_text(encoding="utf-8")
         Path(self.work_path).write_text(as_python_calls(source), encoding="utf-8")
 
 
 class Command(makemessages.Command):
-    build_file_class = PageAwareFile
+    build_file_class = JinjaAwareFile
 
 
-def is_page(path: str) -> bool:
+def is_jinja(path: str) -> bool:
     found = Path(path).resolve()
-    return any(found.is_relative_to(Path(d).resolve()) for d in engines["pages"].template_dirs)
+    return any(found.is_relative_to(Path(d).resolve()) for d in engines["jinja"].template_dirs)
 
 
 def as_python_calls(source: str) -> str:
-    """The page's translatable words as gettext calls, one line of Python for each
+    """The template's translatable words as gettext calls, one line of Python for each
     line of the template."""
     lines = [""] * (source.count("\n") + 1)
     for lineno, function, message in jinja.environment().extract_translations(source):
