@@ -196,11 +196,12 @@ def _insert_values(objs: list) -> None:
             )
 
 
-def update_where(model, match: dict, values: dict) -> int:
+def update_where(model, match: dict, values: dict, below: dict | None = None) -> int:
     """UPDATE the rows whose fields equal ``match`` (names; "pk" for the primary
-    key; no None) to ``values`` (plain values, no expressions); the number of rows
-    changed. The ORM's ``filter(**match).update(**values)`` without its statement
-    building: a move makes one."""
+    key; no None), and are less than ``below``, to ``values`` (plain values, no
+    expressions); the number of rows changed. The ORM's
+    ``filter(**match, **{f"{name}__lt": ...}).update(**values)`` without its
+    statement building: a move makes one, and an email sent three."""
     meta = model._meta
     quote = connection.ops.quote_name
 
@@ -208,15 +209,16 @@ def update_where(model, match: dict, values: dict) -> int:
         return meta.pk if name == "pk" else meta.get_field(name)
 
     sets = [(field(name), value) for name, value in values.items()]
-    where = [(field(name), value) for name, value in match.items()]
+    where = [(field(name), "=", value) for name, value in match.items()]
+    where += [(field(name), "<", value) for name, value in (below or {}).items()]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(meta.db_table)} SET "
             + ", ".join(f"{quote(f.column)} = %s" for f, _value in sets)
             + " WHERE "
-            + " AND ".join(f"{quote(f.column)} = %s" for f, _value in where),
+            + " AND ".join(f"{quote(f.column)} {op} %s" for f, op, _value in where),
             [f.get_db_prep_save(value, connection) for f, value in sets]
-            + [f.get_db_prep_value(value, connection) for f, value in where],
+            + [f.get_db_prep_value(value, connection) for f, _op, value in where],
         )
         return cursor.rowcount
 

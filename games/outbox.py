@@ -33,7 +33,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import i18n, rows
+from games import bulk, i18n, rows
 from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -114,9 +114,8 @@ def deliver(pk: int, now=None) -> str:
     )
     if email.seat_id is not None and email.rendered_version is not None:
         # Its own statement, one row: the seat's news now start after this email.
-        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=email.rendered_version).update(
-            notified_seq=email.rendered_version
-        )
+        told = {"notified_seq": email.rendered_version}
+        bulk.update_where(Seat, {"pk": email.seat_id}, told, below=told)
     return "sent"
 
 
@@ -150,7 +149,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
-        email.save(update_fields=CLAIMED)
+        bulk.update_where(OutboxEmail, {"pk": email.pk}, {f: getattr(email, f) for f in CLAIMED})
     return email
 
 
@@ -171,10 +170,8 @@ def _provider_has_it(email: OutboxEmail) -> bool:
 
 def _record(email: OutboxEmail, **fields) -> bool:
     """Step 3, compare-and-set: only the attempt that claimed the row records its answer."""
-    claimed = OutboxEmail.objects.filter(
-        pk=email.pk, status=OutboxEmail.Status.SENDING, attempts=email.attempts
-    )
-    return claimed.update(**fields) == 1
+    claimed = {"pk": email.pk, "status": OutboxEmail.Status.SENDING, "attempts": email.attempts}
+    return bulk.update_where(OutboxEmail, claimed, fields) == 1
 
 
 def _record_failure(email: OutboxEmail, error: Exception, now) -> str:

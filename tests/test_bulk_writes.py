@@ -6,7 +6,7 @@ from django.utils import timezone
 from fixtures_pages import start_game
 
 from games import bulk
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +22,34 @@ def test_a_compare_and_set_update_changes_the_matching_row_only():
     assert (written.version, written.updated_at) == (game.version + 1, now)
     assert written.move_allowances == {"1": [2, 3]}
     assert Game.objects.get(pk=other.pk).version == other.version
+
+
+def test_an_update_below_a_value_never_moves_it_back():
+    seat = start_game().seats.get(index=1)
+    told = {"notified_seq": 5}
+    assert bulk.update_where(Seat, {"pk": seat.pk}, told, below=told) == 1
+    assert (
+        bulk.update_where(Seat, {"pk": seat.pk}, {"notified_seq": 3}, below={"notified_seq": 3})
+        == 0
+    )
+    assert Seat.objects.get(pk=seat.pk).notified_seq == 5
+
+
+def test_an_email_s_fields_are_written_as_the_orm_writes_them():
+    game = start_game()
+    email = OutboxEmail.objects.create(game=game, key="k", to="a@example.org", subject="s")
+    now = timezone.now()
+    values = {
+        "status": OutboxEmail.Status.SENDING,
+        "headers": {"X-A": "é"},
+        "sending_at": now,
+        "attachments": [{"filename": "a.ics"}],
+        "rendered_version": None,
+        "uncertain": True,
+    }
+    assert bulk.update_where(OutboxEmail, {"pk": email.pk}, values) == 1
+    written = OutboxEmail.objects.filter(pk=email.pk).values(*values).get()
+    assert written == values
 
 
 def test_a_snapshot_and_a_status_are_written_as_the_orm_writes_them():
