@@ -302,6 +302,13 @@ def outbox_email_to_send(pk: int) -> OutboxEmail | None:
 BATCHED = ";\n"
 
 
+def _takes_several_statements(conn) -> bool:
+    """PostgreSQL with client-side binding (Django's default): a prepared
+    statement (``server_side_binding``) holds one statement only."""
+    options = conn.settings_dict.get("OPTIONS", {})
+    return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
+
+
 def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     """What a seat's page reads: ``seat_with_game``, its game's ``seats_of`` and
     the newest ``events`` of its log (``event_data``), as (seat or None, seats,
@@ -315,7 +322,7 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
         (_EVENTS[True, False], [game_id, events]),
     )
     with conn.cursor() as cursor:
-        if vendor == "postgresql":
+        if _takes_several_statements(conn):
             cursor.execute(
                 BATCHED.join(statement.sql(vendor) for statement, _ in reads),
                 [value for _, params in reads for value in params],

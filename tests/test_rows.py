@@ -2,10 +2,12 @@
 on SQLite and on PostgreSQL (the suite runs on both)."""
 
 import datetime
+from unittest import mock
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from fixtures_pages import start_game
 
@@ -152,3 +154,17 @@ def test_a_seat_page_reads_what_its_three_reads_give():
     assert all(s.game is read.game for s in seats)
     assert events == rows.event_data(game.pk, newest_first=True, bound=None, limit=2)
     assert rows.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])
+
+
+def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes():
+    game, seat = _a_game_with_every_kind_of_field()
+    together = rows.seat_page(seat.pk, game.pk, 3)
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    with (
+        mock.patch.dict(options, {"server_side_binding": True}),
+        CaptureQueriesContext(connection) as apart,
+    ):
+        read, seats, events = rows.seat_page(seat.pk, game.pk, 3)
+    assert len(apart.captured_queries) == 3
+    assert _fields(read) == _fields(together[0]) and events == together[2]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in together[1]]

@@ -10,9 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import links
+from games import links, outbox
 from games.bench.player import next_step
-from games.models import Game
+from games.models import Game, OutboxEmail
 from games.rows import BATCHED
 
 FORM = "application/x-www-form-urlencoded"
@@ -69,17 +69,14 @@ class Samples:
         return max((s.queries for s in self.of(kind)), default=0)
 
 
-def measured(client: Client, method: str, path: str, data: dict, round_no: int, samples):
-    kind = "post" if method == "post" else "get"
-    profile = samples.profiles[kind] if samples.profiles else None
+def _timed(kind: str, round_no: int, samples: Samples, work):
+    """Run ``work()``, recording its time, CPU and statements as a ``kind`` sample."""
+    profile = samples.profiles.get(kind) if samples.profiles else None
     with CaptureQueriesContext(connection) as queries:
         start, cpu_start = time.perf_counter(), time.process_time()
         if profile:
             profile.enable()
-        if method == "post":  # form-encoded, as a browser sends these forms
-            response = client.post(path, urlencode(data, doseq=True), content_type=FORM)
-        else:
-            response = client.get(path, data)
+        result = work()
         if profile:
             profile.disable()
         ms = (time.perf_counter() - start) * 1000
@@ -87,7 +84,22 @@ def measured(client: Client, method: str, path: str, data: dict, round_no: int, 
     samples.rows.append(
         Sample(kind, ms, len(statements(queries)), round_no, len(round_trips(queries)), cpu_ms)
     )
-    return response
+    return result
+
+
+def measured(client: Client, method: str, path: str, data: dict, round_no: int, samples):
+    if method == "post":  # form-encoded, as a browser sends these forms
+        body = urlencode(data, doseq=True)
+        return _timed("post", round_no, samples, lambda: client.post(path, body, content_type=FORM))
+    return _timed("get", round_no, samples, lambda: client.get(path, data))
+
+
+def deliver_owed(game: Game, round_no: int, samples: Samples) -> None:
+    """The emails a move owed, sent here one by one as the worker sends them (the
+    settings' backend: the benchmark's keeps them in memory), each an "email" sample."""
+    owed = OutboxEmail.objects.filter(game=game, status=OutboxEmail.Status.PENDING)
+    for pk in owed.order_by("pk").values_list("pk", flat=True):
+        _timed("email", round_no, samples, lambda pk=pk: outbox.deliver(pk))
 
 
 def play(games: list, samples: Samples, max_moves: int | None = None) -> int:
@@ -119,6 +131,7 @@ def _one_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
     if step is None or step.method != "post":
         return 0
     response = measured(client, "post", path, step.data, round_no, samples)
+    deliver_owed(game, round_no, samples)
     if response.status_code == 302:
         measured(client, "get", response["Location"], {}, round_no, samples)
         return 1

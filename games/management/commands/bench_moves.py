@@ -75,13 +75,13 @@ class Command(BaseCommand):
     def in_process(self) -> None:
         o = self.options
         games = scale.new_games(o["sample_games"], o["players"], o["edition"], "sample")
-        profiles = {"get": cProfile.Profile(), "post": cProfile.Profile()}
+        profiles = {kind: cProfile.Profile() for kind in ("get", "post", "email")}
         samples = inprocess.Samples(profiles=profiles if o["profile"] else None)
         moves = inprocess.play(games, samples)
         last = max(s.round for s in samples.rows)
         self.say(f"== in-process ({connections['default'].vendor}, Django test client), "
                  f"{len(games)} whole {o['players']}-player games, {moves} moves")  # fmt: skip
-        for kind, label in (("get", "page GET"), ("post", "move POST")):
+        for kind, label in (("get", "page GET"), ("post", "move POST"), ("email", "email sent")):
             self.say(
                 f"{label:10} p50 {samples.p50_ms(kind):6.2f} ms   "
                 f"(its CPU {samples.p50_cpu_ms(kind):5.2f} ms)   "
