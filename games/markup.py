@@ -21,8 +21,12 @@ def mark(c) -> str:
 
 def card(c) -> str:
     """A card: its mark, its name (or count and name) and its value/penalty."""
-    text = c["text"] if c.get("count") else c["label"]
-    return _card(c["kind"], c["kind_name"], c["mark"], text, c["value"], c["penalty"])
+    return _card(c["kind"], c["kind_name"], c["mark"], _words(c), c["value"], c["penalty"])
+
+
+def _words(c) -> str:
+    """A card's name, or its count and name when the card stands for several."""
+    return c["text"] if c.get("count") else c["label"]
 
 
 @functools.lru_cache(maxsize=64)  # the kind's name comes translated
@@ -95,8 +99,7 @@ EMAIL_CARD_BACKGROUNDS = {"legal": "#e6f2e3", "royal": "#efe4f5"}  # contraband:
 
 
 def email_card(c) -> str:
-    text = c["text"] if c.get("count") else c["label"]
-    return _email_card(c["kind"], c["kind_name"], c["mark"], text)
+    return _email_card(c["kind"], c["kind_name"], c["mark"], _words(c))
 
 
 @functools.lru_cache(maxsize=4096)  # its arguments are already in the reader's language

@@ -1,5 +1,6 @@
-"""Hand-written reads for the rows every request reads: a link's seat and game,
-the game's row under its lock, the table's seats, a batch of the log.
+"""Hand-written reads for the rows every request and every email reads: a link's
+seat and game, the game's row under its lock, the table's seats, a batch of the
+log (or the news since an email, or the last round), an outbox row to send.
 
 The ORM spends several times longer building and compiling these statements
 than the database spends running them (on PostgreSQL, a seat and its game by
@@ -253,6 +254,10 @@ def _stored_events(statement: "_Statement", params: list) -> list:
     with conn.cursor() as cursor:
         cursor.execute(statement.sql(conn.vendor), params)
         rows = cursor.fetchall()
+    return _events_of(rows, conn)
+
+
+def _events_of(rows: list, conn) -> list:
     return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
 
 
@@ -339,5 +344,4 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     if seat_row is None:
         return None, [], []
     seat = _seat_of_link(seat_row, True, conn)
-    stored = [StoredEvent(seq, kind, text, conn) for seq, kind, text in event_rows]
-    return seat, _seats(seat_rows, seat.game, conn), stored
+    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn)

@@ -134,9 +134,14 @@ def _seat_and_table(request, token: str) -> tuple:
     """A GET's seat (or LinkError) and its Table, in one round trip where the
     database allows it (rows.seat_page)."""
     link = links.read(token)
-    whole_log = request.GET.get("log") == "all"
-    seat, seats, events = rows.seat_page(link.seat, link.game, 0 if whole_log else EVENTS_BATCH)
-    return links.honoured(seat, link.version), Table(seats, None if whole_log else events)
+    whole = _whole_log(request)
+    seat, seats, events = rows.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
+    return links.honoured(seat, link.version), Table(seats, None if whole else events)
+
+
+def _whole_log(request) -> bool:
+    """The page shows the whole log from the start (``?log=all``)."""
+    return request.GET.get("log") == "all"
 
 
 def _move(request, seat):
@@ -203,7 +208,7 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
     view = engine.view_for(state, seat.index)
     seats = table.seats if table else rows.seats_of(game)  # in seat order
     names = usertext.names(s.name for s in seats)
-    log_all = request.GET.get("log") == "all"
+    log_all = _whole_log(request)
     if log_all:  # the whole log from the start, a page at a time
         lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
         more = False
@@ -258,18 +263,14 @@ def _events(game, newest_first: bool, after: int | None = None, first: list | No
     """The game's events (their data), read a batch at a time as the log asks for
     more: keyset pages on (game, seq), so a page's cost does not grow with the
     game's length. ``first``: the first batch, read already."""
-    bound = after
+    bound, batch = after, first
     while True:
-        batch = (
-            first
-            if first is not None
-            else rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
-        )
-        first = None
+        if batch is None:
+            batch = rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
         yield from batch
         if len(batch) < EVENTS_BATCH:
             return
-        bound = batch[-1]["seq"]
+        bound, batch = batch[-1]["seq"], None
 
 
 # What a refused form tells the player, by the cause Django's CSRF check found.

@@ -19,7 +19,7 @@ from fixtures_pages import (
     start_game,
 )
 
-from games import services
+from games import services, views
 from games.engine import CARD_TYPES
 from games.forms import FormError, parse_move, sent_back
 from games.models import Game, Submission
@@ -108,6 +108,17 @@ def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
     assert log_texts(latest) == log_texts(every)[-40:]  # the latest lines, in order of play
     assert "?log=all" not in every.content.decode()
     assert log_texts(every)[0].startswith("The game begins")  # oldest first
+
+
+def test_the_latest_lines_read_in_small_batches_are_the_same(client, game, monkeypatch):
+    """The page's first batch of events comes with its seat; the next ones are read
+    as the log asks for more."""
+    for _ in range(8):
+        services.advance(game.pk, force=True)
+    path = path_of(seat(game, 1))
+    latest = log_texts(client.get(path))
+    monkeypatch.setattr(views, "EVENTS_BATCH", 3)
+    assert log_texts(client.get(path)) == latest and len(latest) == 40
 
 
 def test_the_log_is_grouped_by_round_in_the_order_of_play(client, game):
