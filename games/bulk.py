@@ -180,28 +180,37 @@ def _insert_values(objs: list) -> None:
     """One INSERT ... VALUES for a few rows: what bulk_create sends, without its
     statement building, which cost more than the database's work for a move's
     events."""
+    size = connection.ops.bulk_batch_size(_inserted(objs[0]._meta), objs)  # SQLite caps it
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), size):
+            cursor.execute(*_insert_statement(objs[start : start + size]))
+
+
+def _insert_statement(objs: list) -> tuple:
+    """(sql, params) of one INSERT ... VALUES of all ``objs``."""
     meta = objs[0]._meta
     fields = _inserted(meta)
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
-    size = connection.ops.bulk_batch_size(fields, objs)  # SQLite caps a statement's values
-    with connection.cursor() as cursor:
-        for start in range(0, len(objs), size):
-            batch = objs[start : start + size]
-            cursor.execute(
-                f"INSERT INTO {quote(meta.db_table)} ({columns}) "
-                f"VALUES {', '.join([row] * len(batch))}",
-                [value for obj in batch for value in _values(obj, fields)],
-            )
+    return (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}",
+        [value for obj in objs for value in _values(obj, fields)],
+    )
 
 
-def update_where(model, match: dict, values: dict, below: dict | None = None) -> int:
+def update_where(
+    model, match: dict, values: dict, below: dict | None = None, inserting: list = ()
+) -> int:
     """UPDATE the rows whose fields equal ``match`` (names; "pk" for the primary
     key; no None), and are less than ``below``, to ``values`` (plain values, no
     expressions); the number of rows changed. The ORM's
     ``filter(**match, **{f"{name}__lt": ...}).update(**values)`` without its
-    statement building: a move makes one, and an email sent three."""
+    statement building: a move makes one, and an email sent three.
+
+    ``inserting``: instances (of another model) to ``insert`` first; on
+    PostgreSQL in the same statement (a data-modifying WITH), so that a move's
+    events and its game's row are one statement."""
     meta = model._meta
     quote = connection.ops.quote_name
 
@@ -211,15 +220,21 @@ def update_where(model, match: dict, values: dict, below: dict | None = None) ->
     sets = [(field(name), value) for name, value in values.items()]
     where = [(field(name), "=", value) for name, value in match.items()]
     where += [(field(name), "<", value) for name, value in (below or {}).items()]
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET "
+        + ", ".join(f"{quote(f.column)} = %s" for f, _value in sets)
+        + " WHERE "
+        + " AND ".join(f"{quote(f.column)} {op} %s" for f, op, _value in where)
+    )
+    params = [f.get_db_prep_save(value, connection) for f, value in sets]
+    params += [f.get_db_prep_value(value, connection) for f, _op, value in where]
+    if inserting and connection.vendor == "postgresql" and not _fast(inserting):
+        insert_sql, insert_params = _insert_statement(inserting)
+        sql, params = f"WITH inserted AS ({insert_sql}) {sql}", insert_params + params
+    else:
+        insert(inserting)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(meta.db_table)} SET "
-            + ", ".join(f"{quote(f.column)} = %s" for f, _value in sets)
-            + " WHERE "
-            + " AND ".join(f"{quote(f.column)} {op} %s" for f, op, _value in where),
-            [f.get_db_prep_save(value, connection) for f, value in sets]
-            + [f.get_db_prep_value(value, connection) for f, _op, value in where],
-        )
+        cursor.execute(sql, params)
         return cursor.rowcount
 
 

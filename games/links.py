@@ -85,13 +85,21 @@ def read(token: str) -> Token:
         raise LinkError(403, *NOT_VALID) from None
 
 
-def resolve(token: str, with_state: bool = True) -> Seat:
-    """The seat a token stands for, or LinkError. ``with_state=False`` leaves the
-    game's state unread (a move reads it again under the game's lock)."""
+def resolve(token: str) -> Seat:
+    """The seat a token stands for, or LinkError."""
     link = read(token)
     # With it, whether the game's record was ever opened (shown on every page):
     # almost never, so the page reads the openings only when there are some.
-    return honoured(rows.seat_with_game(link.seat, link.game, with_state), link.version)
+    return honoured(rows.seat_with_game(link.seat, link.game), link.version)
+
+
+def resolve_at_table(token: str) -> tuple:
+    """What a move reads before it takes the game's lock: the seat a token
+    stands for (or LinkError), its game's state left unread (the move reads it
+    again under the lock), and the game's seats in seat order, in one statement."""
+    link = read(token)
+    seat, seats = rows.seat_at_table(link.seat, link.game)
+    return honoured(seat, link.version), seats
 
 
 def honoured(seat: Seat | None, version: int) -> Seat:

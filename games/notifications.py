@@ -102,12 +102,16 @@ def _bargaining_just_over(state, types: list) -> bool:
     return bool(undecided(state)) and not waiting_to_speak(state)
 
 
-def record(game: Game, state, events: list) -> list:
+def record(game: Game, state, events: list, seats: list | None = None) -> list:
     """Write the owed emails to the outbox (call inside the move's transaction);
-    they are sent after commit. Most moves owe none: then no query at all."""
+    they are sent after commit. Most moves owe none: then no query at all.
+    ``seats``: the game's seats, if read already (a move reads them with its
+    seat, before the lock: an email's address and body are written from the
+    seat as it is when the email is sent, so only the reader's choice of emails
+    is as read then, as if a change of it had come a moment later)."""
     if not owed(state, events):
         return []
-    return record_many([(game, list(game.seats.all()), state, events)])
+    return record_many([(game, list(game.seats.all()) if seats is None else seats, state, events)])
 
 
 def record_many(moves: list) -> list:

@@ -79,22 +79,27 @@ class _Statement:
 _SEAT_GAME = Seat._meta.get_field("game")
 
 
-def _seat_link_sql(with_state: bool) -> str:
+def _seat_link_sql(with_state: bool, whole_table: bool = False) -> str:
+    """A seat with its game and whether the game's record was ever opened; with
+    ``whole_table``, each of the game's seats so, in seat order."""
     game_fields = _fields(Game, () if with_state else ("state",))
+    seat, game = _quote("id"), _quote("game_id")
+    if whole_table:
+        where = f"s.{game} = %s ORDER BY s.{_quote('index')}"
+    else:
+        where = f"s.{seat} = %s AND s.{game} = %s"
     return (
         f"SELECT {_columns('s', _fields(Seat))}, {_columns('g', game_fields)}, "
         f"EXISTS (SELECT 1 FROM {_quote(RecordOpening._meta.db_table)} o "
-        f"WHERE o.{_quote('game_id')} = s.{_quote('game_id')}) "
+        f"WHERE o.{game} = s.{game}) "
         f"FROM {_quote(Seat._meta.db_table)} s "
-        f"JOIN {_quote(Game._meta.db_table)} g ON g.{_quote('id')} = s.{_quote('game_id')} "
-        f"WHERE s.{_quote('id')} = %s AND s.{_quote('game_id')} = %s"
+        f"JOIN {_quote(Game._meta.db_table)} g ON g.{seat} = s.{game} "
+        f"WHERE {where}"
     )
 
 
-_SEAT_LINK = {
-    True: _Statement(lambda: _seat_link_sql(True)),
-    False: _Statement(lambda: _seat_link_sql(False)),
-}
+_SEAT_LINK = _Statement(lambda: _seat_link_sql(with_state=True))
+_TABLE_WITHOUT_STATE = _Statement(lambda: _seat_link_sql(with_state=False, whole_table=True))
 
 
 def _connection():
@@ -110,20 +115,46 @@ def _one(statement: "_Statement", params: list):
         return conn, cursor.fetchone()
 
 
-def seat_with_game(seat_id: int, game_id: int, with_state: bool = True) -> Seat | None:
-    """The seat ``seat_id`` of game ``game_id`` with its game attached (its state
-    left unread when ``with_state`` is false) and ``record_opened``: whether the
-    game's record was ever opened. None if there is no such seat."""
-    conn, row = _one(_SEAT_LINK[with_state], [seat_id, game_id])
-    return None if row is None else _seat_of_link(row, with_state, conn)
+def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
+    """The seat ``seat_id`` of game ``game_id`` with its game attached and
+    ``record_opened``: whether the game's record was ever opened. None if there
+    is no such seat."""
+    conn, row = _one(_SEAT_LINK, [seat_id, game_id])
+    return None if row is None else _seat_of_link(row, True, conn)
 
 
-def _seat_of_link(row, with_state: bool, conn) -> Seat:
+def seat_at_table(seat_id: int, game_id: int) -> tuple:
+    """``seat_with_game`` with the game's state left unread (read when asked
+    for), and the game's seats in seat order, the seat among them and each with
+    the game attached, in one statement: what a move reads before it takes the
+    game's lock. (None, []) if there is no such seat."""
+    conn = _connection()
+    with conn.cursor() as cursor:
+        cursor.execute(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])
+        found = cursor.fetchall()
+    seats = _table_of_links(found, conn)
+    seat = next((s for s in seats if s.pk == seat_id), None)
+    return (seat, seats) if seat is not None else (None, [])
+
+
+def _table_of_links(found: list, conn) -> list:
+    """The seats of ``_TABLE_WITHOUT_STATE``'s rows, sharing one game."""
+    seats, game = [], None
+    for row in found:
+        seats.append(_seat_of_link(row, False, conn, game))
+        game = seats[-1].game
+    return seats
+
+
+def _seat_of_link(row, with_state: bool, conn, game: Game | None = None) -> Seat:
+    """The seat of a ``_seat_link_sql`` row, with ``game`` attached (by default
+    the row's)."""
     seat_fields = _fields(Seat)
-    game_fields = _fields(Game, () if with_state else ("state",))
     split = len(seat_fields)
     seat = _instance(Seat, seat_fields, "s", row[:split], conn)
-    game = _instance(Game, game_fields, "g", row[split:-1], conn)
+    if game is None:
+        game_fields = _fields(Game, () if with_state else ("state",))
+        game = _instance(Game, game_fields, "g", row[split:-1], conn)
     _SEAT_GAME.set_cached_value(seat, game)
     seat.record_opened = bool(row[-1])
     return seat
@@ -322,7 +353,7 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     conn = _connection()
     vendor = conn.vendor
     reads = (
-        (_SEAT_LINK[True], [seat_id, game_id]),
+        (_SEAT_LINK, [seat_id, game_id]),
         (_SEATS, [game_id]),
         (_EVENTS[True, False], [game_id, events]),
     )

@@ -263,7 +263,11 @@ def _locked(game_id: int) -> Game:
 
 
 def _store_events(game: Game, events: list) -> None:
-    bulk.insert([GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events])
+    bulk.insert(_event_rows(game, events))
+
+
+def _event_rows(game: Game, events: list) -> list:
+    return [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
 
 
 def policy(game: Game) -> deadlines.DeadlinePolicy:
@@ -332,9 +336,9 @@ def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     version; a new phase gets its deadline from the database's clock of record.
     ``extra``: more Game fields to write in the same update."""
     now = now or timezone.now()
-    _store_events(game, events)
     fields = {**_moved_on(game, state, now), **extra}
-    updated = bulk.update_where(Game, {"pk": game.pk, "version": game.version}, fields)
+    match = {"pk": game.pk, "version": game.version}
+    updated = bulk.update_where(Game, match, fields, inserting=_event_rows(game, events))
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     _assign(game, fields)
@@ -364,18 +368,21 @@ def retried_on_deadlock(write):
 
 
 @retried_on_deadlock
-def submit(seat: Seat, command: dict, *, version: int, key: str, now=None) -> Outcome:
+def submit(
+    seat: Seat, command: dict, *, version: int, key: str, now=None, seats: list | None = None
+) -> Outcome:
     """Apply a seat's command. ``version`` is the phase version the page was
     rendered for (``view["phase"]["since"]``): moves of other seats within the
     same phase do not make a page stale, a new phase does. ``key`` is the form's
     one-time key: a repeat of an accepted move returns its outcome. A refused
     move changes nothing and leaves no row (a flood of them stores nothing); the
     same form sent again is judged again. A seat moving too fast (games.pacing)
-    is refused with ``retry_after``."""
+    is refused with ``retry_after``. ``seats``: the game's seats in seat order,
+    if read already (the emails the move owes are addressed from them)."""
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            return _submit_locked(seat, command, version, key, now)
+            return _submit_locked(seat, command, version, key, now, seats)
     except _Repeated as repeat:  # everything it wrote is rolled back
         return Outcome(True, version=repeat.version, repeated=True)
 
@@ -387,7 +394,7 @@ class _Repeated(Exception):
         self.version = version
 
 
-def _submit_locked(seat: Seat, command: dict, version: int, key: str, now) -> Outcome:
+def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats) -> Outcome:
     game = _locked(seat.game_id)
     version_seen = game.version
     allowances, wait = _take_a_move(game, seat.index, now)
@@ -398,7 +405,7 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now) -> Ou
             False, "too_fast", pacing.too_fast_message(wait), game.version, retry_after=wait
         )
     command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
-    outcome = _apply_for_seat(game, command, version, now, move_allowances=allowances)
+    outcome = _apply_for_seat(game, command, version, now, seats=seats, move_allowances=allowances)
     if not outcome.accepted:
         # Refused as made again (the same form sent twice, or a stale page): its
         # first outcome. Else a refused move counts against the allowance all the same.
@@ -433,9 +440,12 @@ def _take_a_move(game: Game, seat: int, now) -> tuple[dict, int]:
     return pacing.with_seat(game.move_allowances, seat, after), 0
 
 
-def _apply_for_seat(game: Game, command: dict, version: int, now, **fields) -> Outcome:
-    """Apply a seat's command to the locked game; ``fields``: more Game fields
-    to write with the move."""
+def _apply_for_seat(
+    game: Game, command: dict, version: int, now, seats: list | None = None, **fields
+) -> Outcome:
+    """Apply a seat's command to the locked game; ``seats``: its seats, if read
+    already (see ``notifications.record``); ``fields``: more Game fields to write
+    with the move."""
     if game.status != Game.Status.ACTIVE:
         return Outcome(False, "game_not_active", _("This game is no longer in play."), game.version)
     if game.paused_at is not None:  # nothing may move while paused, a player's move included
@@ -463,7 +473,7 @@ def _apply_for_seat(game: Game, command: dict, version: int, now, **fields) -> O
     since = game.version
     # A player moved: the game is not abandoned (see _idle).
     _commit_state(game, state, events, now, last_move_seq=since, idle_phases=0, **fields)
-    notifications.record(game, state, events)
+    notifications.record(game, state, events, seats)
     return Outcome(True, version=game.version, since=since, events=tuple(events), before=before)
 
 

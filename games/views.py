@@ -109,7 +109,7 @@ def in_language(request, template: str, context=None, status=200, language=None)
 def seat_page(request, token: str):
     try:
         if request.method == "POST":
-            seat, table = links.resolve(token, with_state=False), None
+            seat, seats = links.resolve_at_table(token)
         else:
             seat, table = _seat_and_table(request, token)
     except links.LinkError as error:
@@ -117,7 +117,7 @@ def seat_page(request, token: str):
         return _private(in_language(request, "link_error.html", context, error.status))
     with i18n.as_seat(seat):
         if request.method == "POST":
-            return _private(_move(request, seat))
+            return _private(_move(request, seat, seats))
         return _private(_show(request, seat, table=table))
 
 
@@ -144,7 +144,9 @@ def _whole_log(request) -> bool:
     return request.GET.get("log") == "all"
 
 
-def _move(request, seat):
+def _move(request, seat, seats: list):
+    """``seats``: the game's seats in seat order, read with ``seat`` (for the
+    emails the move owes and its success message)."""
     try:
         move = parse_move(request.POST)
     except FormError as error:
@@ -152,7 +154,7 @@ def _move(request, seat):
     # Namespaced per seat, so two seats' keys can never meet.
     key = f"{seat.pk}.{move.key}"
     try:
-        outcome = services.submit(seat, move.command, version=move.version, key=key)
+        outcome = services.submit(seat, move.command, version=move.version, key=key, seats=seats)
     except services.ServiceError as error:
         messages.error(request, error.message)
         return redirect(request.path)
@@ -166,11 +168,11 @@ def _move(request, seat):
         return response
     if not outcome.accepted:
         return _refused(request, seat, outcome.message)
-    messages.success(request, _done(seat, move.command["type"], outcome))
+    messages.success(request, _done(seat, move.command["type"], outcome, seats))
     return redirect(request.path)
 
 
-def _done(seat, kind: str, outcome) -> str:
+def _done(seat, kind: str, outcome, seats: list) -> str:
     """The success message of a move, and for a decision what it did."""
     state = outcome.before if outcome.before is not None else seat.game.engine_state()
     done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
@@ -187,7 +189,7 @@ def _done(seat, kind: str, outcome) -> str:
         return said[0]
     if kind not in DECISIONS:
         return done
-    names = usertext.names(seat.game.seats.order_by("index").values_list("name", flat=True))
+    names = usertext.names(s.name for s in seats)
     return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
 
 

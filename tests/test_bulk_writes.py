@@ -2,6 +2,8 @@
 SQLite and on PostgreSQL alike."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from fixtures_pages import start_game
 
@@ -74,3 +76,24 @@ def test_a_few_events_and_many_events_are_inserted_whole():
         assert [e.data for e in written] == data
         assert all(e.created_at >= before for e in written)  # auto_now_add filled in
     assert GameEvent.objects.filter(game=game).count() == start + 704
+
+
+def test_rows_inserted_with_an_update_are_written_whole_in_one_statement_on_postgresql():
+    game = start_game()
+    for count in (1, 3, 700):  # 700 rows: COPY first, then the update
+        first = GameEvent.objects.filter(game=game).count()
+        data = [{"seq": first + i, "type": "note", "text": "é ✓"} for i in range(count)]
+        events = [GameEvent(game=game, seq=d["seq"], type="note", data=d) for d in data]
+        version = Game.objects.get(pk=game.pk).version
+        with CaptureQueriesContext(connection) as sent:
+            changed = bulk.update_where(
+                Game,
+                {"pk": game.pk, "version": version},
+                {"version": version + 1},
+                inserting=events,
+            )
+        assert changed == 1 and Game.objects.get(pk=game.pk).version == version + 1
+        written = GameEvent.objects.filter(game=game, seq__gte=first).order_by("seq")
+        assert [e.data for e in written] == data
+        if connection.vendor == "postgresql" and count < bulk.FAST_FROM:
+            assert len(sent.captured_queries) == 1, sent.captured_queries

@@ -56,9 +56,9 @@ def test_a_move_run_again_after_a_lost_connection_is_played_once(client, lost_co
     real_move = views._move
     calls = {"n": 0}
 
-    def commit_then_fail(request, seat):
+    def commit_then_fail(request, seat, seats):
         calls["n"] += 1
-        response = real_move(request, seat)
+        response = real_move(request, seat, seats)
         if calls["n"] == 1:
             raise OperationalError("server closed the connection unexpectedly")
         return response

@@ -47,11 +47,20 @@ def test_a_seat_and_its_game_read_as_the_orm_reads_them():
     assert model_to_dict(found) == model_to_dict(seat)
 
 
-def test_the_state_can_be_left_unread():
+def test_a_seat_at_its_table_reads_the_seats_in_one_statement_without_the_state():
     game, seat = _a_game_with_every_kind_of_field()
-    found = rows.seat_with_game(seat.pk, game.pk, with_state=False)
+    with CaptureQueriesContext(connection) as read:
+        found, seats = rows.seat_at_table(seat.pk, game.pk)
+    assert len(read.captured_queries) == 1
+    assert [_fields(s) for s in seats] == [_fields(s) for s in game.seats.order_by("index")]
+    assert found in seats and _fields(found) == _fields(seat)
+    assert all(s.game is found.game and s.record_opened is False for s in seats)
     assert "state" in found.game.get_deferred_fields()
     assert found.game.state == game.state  # read when asked for, as with defer()
+    RecordOpening.objects.create(game=game, reason="a dispute")
+    assert rows.seat_at_table(seat.pk, game.pk)[0].record_opened is True
+    assert rows.seat_at_table(seat.pk, start_game().pk) == (None, [])
+    assert rows.seat_at_table(10**9, game.pk) == (None, [])
 
 
 def test_a_seat_of_another_game_is_not_found():
