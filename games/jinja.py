@@ -13,19 +13,33 @@ lines both versions print are macros (emails/_parts.html), which escape as the
 template calling them does (an included template would escape on its own).
 """
 
+import functools
+
 import jinja2
 from django.template.backends.utils import csrf_input
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.timesince import timeuntil
+from markupsafe import Markup
 
 from games import markup
-from games.i18n import kept_per_language
 from games.templatetags.usertext import bdi, isolated, user_text
+
+# The render's language, a variable of every page and email (PageTemplate).
+LANGUAGE = "_language_of_words"
+
+
+class PageTemplate(jinja2.Template):
+    def render(self, *args, **kwargs) -> str:
+        """With the active language among the variables: the words read it there,
+        once a render, rather than from the thread's state on every word."""
+        return super().render(*args, **kwargs, **{LANGUAGE: translation.get_language()})
 
 
 class PageEnvironment(jinja2.Environment):
+    template_class = PageTemplate
+
     def getattr(self, obj, attribute):
         """A dict's key before its attribute, as Django's templates read them:
         ``pile.values`` is the pile's values, not ``dict.values`` (and a key is
@@ -52,12 +66,12 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
     options.setdefault("keep_trailing_newline", True)  # as Django's templates print them
     env = PageEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.policies["ext.i18n.trimmed"] = True  # as Django's {% blocktranslate trimmed %}
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        WORDS(translation.gettext),
-        WORDS(translation.ngettext),
-        newstyle=True,
-        pgettext=WORDS(translation.pgettext),
-        npgettext=WORDS(translation.npgettext),
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
+    env.globals.update(
+        gettext=words(translation.gettext),
+        ngettext=words(translation.ngettext, (("num", 2),)),
+        pgettext=words(translation.pgettext, (("context", 0),)),
+        npgettext=words(translation.npgettext, (("context", 0), ("num", 3))),
     )
     # _() straight to gettext: the extension's alias looks gettext up again on every
     # call, so that a page could bring its own (none does).
@@ -80,8 +94,35 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
     return env
 
 
-# A page looks up some fifty words; the catalogues do not change while the site runs.
-WORDS = kept_per_language(maxsize=8192)
+def words(lookup, named: tuple = ()):
+    """One of the i18n extension's word functions, as its newstyle ones behave
+    (jinja2.ext._make_new_gettext and kin): the translation, escaped as the
+    template escapes, %-formatted with the variables, always ("%%" is a percent
+    sign). ``named``: (name, position) of arguments that are variables too
+    (``num``, ``context``). A page prints some fifty words, so each is kept per
+    language and the language read from the render (PageTemplate)."""
+
+    @functools.lru_cache(maxsize=8192)
+    def translated(language: str, autoescape: bool, *args):
+        text = lookup(*args)  # ``language`` is the active one
+        return Markup(text) if autoescape else text
+
+    @functools.lru_cache(maxsize=8192)
+    def as_printed(language: str, autoescape: bool, *args):
+        return translated(language, autoescape, *args) % {}
+
+    @jinja2.pass_context
+    def word(context, *args, **variables):
+        # Macros imported without the caller's context have no LANGUAGE.
+        language = context.get(LANGUAGE) or translation.get_language()
+        autoescape = context.eval_ctx.autoescape
+        for name, position in named:
+            variables.setdefault(name, args[position])
+        if not variables:
+            return as_printed(language, autoescape, *args)
+        return translated(language, autoescape, *args) % variables
+
+    return word
 
 
 @jinja2.pass_context

@@ -56,28 +56,43 @@ def _card(kind, kind_name, symbol, text, value, penalty) -> str:
 def stand_goods_choice(c) -> str:
     """A card of a stand an offer may give: a checkbox chip (an offer's form shows a
     whole stand, in each of its forms)."""
+    return _stand_goods_choice(
+        c["kind"], c["kind_name"], c["mark"], c["label"], c["id"], c["checked"]
+    )
+
+
+@functools.lru_cache(maxsize=4096)  # its words come translated
+def _stand_goods_choice(kind, kind_name, symbol, label, card_id, checked) -> str:
     return format_html(
         '<label class="chip k-{}"><input type="checkbox" name="stand_goods" value="{}"{}>'
         " {} {}</label>",
-        c["kind"],
-        c["id"],
-        " checked" if c["checked"] else "",
-        mark(c),
-        c["label"],
+        kind,
+        card_id,
+        " checked" if checked else "",
+        _mark(kind_name, symbol),
+        label,
     )
 
 
 def bag_goods_field(t, most: int) -> str:
-    """How many of one kind of goods from the bag an offer gives (up to ``most``)."""
+    """How many of one kind of goods from the bag an offer gives (up to ``most``):
+    a Sheriff's page has one a kind of goods in each merchant's demand form."""
+    return _bag_goods_field(
+        t["kind"], t["kind_name"], t["mark"], t["label"], t["name"], most, t["value"]
+    )
+
+
+@functools.lru_cache(maxsize=4096)  # its words come translated
+def _bag_goods_field(kind, kind_name, symbol, label, name, most, value) -> str:
     return format_html(
         '<label class="field compact k-{}">{} {} <input type="number" name="bag_{}" min="0"'
         ' max="{}" value="{}" inputmode="numeric"></label>',
-        t["kind"],
-        mark(t),
-        t["label"],
-        t["name"],
+        kind,
+        _mark(kind_name, symbol),
+        label,
+        name,
         most,
-        t["value"],
+        value,
     )
 
 
