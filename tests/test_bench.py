@@ -2,11 +2,14 @@
 game through the seat pages alone, and its minimal view does what the floor
 is said to do (token check, row lock, update, commit) behind the same CSRF check."""
 
+from pathlib import Path
+
 import pytest
+from django.db import connection
 from django.test import Client, override_settings
 from fixtures_pages import fresh, path_of, start_game
 
-from games.bench import inprocess, scale
+from games.bench import http, inprocess, scale, stack
 from games.formreader import forms_of
 from games.models import Game
 
@@ -60,3 +63,40 @@ def test_the_http_clients_read_the_same_forms_from_a_page():
     page = Client().get(path_of(game.seats.get(index=1))).content.decode()
     assert len(forms_only(page)) < len(page)
     assert next_step(forms_only(page)) == next_step(page) is not None
+
+
+def test_the_whole_log_is_read_page_after_page_to_its_end():
+    game = start_game(players=("Ann", "Ben", "Cid"))
+    inprocess.play([game], inprocess.Samples(), max_moves=60)
+    samples = inprocess.Samples()
+    inprocess.read_whole_logs([game], samples)
+    pages = samples.of("log")
+    assert [s.round for s in pages] == list(range(1, len(pages) + 1)) and len(pages) >= 2
+    # Every page reads a bounded number of statements, however far into the game.
+    assert max(s.queries for s in pages) <= 6, [s.queries for s in pages]
+
+
+def test_the_machines_cpu_a_move_is_shared_out_whole():
+    from games.management.commands.bench_moves import cpu_a_move
+
+    tally = http.Tally(get_ms=[1.0] * 6, post_ms=[1.0] * 2, moves=2, client_cpu=0.004)
+    spent = {"web": 0.010, "worker": 0.002, "database": 0.006, "machine": 0.030}
+    line = cpu_a_move(tally, spent)
+    assert line == (
+        "gunicorn 5.00, the worker (emails) 1.00, PostgreSQL 3.00, the clients 2.00,"
+        " the rest 4.00; in all 15.00 ms (4.00 requests a move)"
+    )
+
+
+def test_the_local_database_server_is_found_for_its_cpu():
+    """On PostgreSQL on this machine, the server whose CPU the benchmark counts is
+    the one serving this very connection (its backend's parent)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the database's own CPU is measured on PostgreSQL only")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    if not Path(f"/proc/{backend}").exists():
+        pytest.skip("PostgreSQL runs on another machine")
+    parent = int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
+    assert stack.local_services()["database"] == parent

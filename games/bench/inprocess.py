@@ -1,9 +1,11 @@
 """In-process figures: each page GET and move POST timed and its SQL queries
 counted (Django's test client, no HTTP), by the round it was made in."""
 
+import re
 import statistics
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import urlencode
 
 from django.db import connection
@@ -16,6 +18,7 @@ from games.models import Game, OutboxEmail
 from games.rows import BATCHED
 
 FORM = "application/x-www-form-urlencoded"
+NEXT_LOG_PAGE = re.compile(r'href="[^"]*\?log=all&amp;after=(\d+)')
 TRANSACTION = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 
@@ -136,3 +139,18 @@ def _one_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
         measured(client, "get", response["Location"], {}, round_no, samples)
         return 1
     return 0
+
+
+def read_whole_logs(games: list, samples: Samples) -> None:
+    """Each game's whole log (``?log=all``) as its first seat reads it, a page
+    after the other to its end: "log" samples, each with its page's number as its
+    round (a page's cost must not grow with how far into the game it is)."""
+    for game in games:
+        client, path = Client(), links.seat_path(game.seats.get(index=0))
+        page, data = 1, {"log": "all"}
+        while data:
+            response = _timed("log", page, samples, partial(client.get, path, data))
+            html = response.content.decode()
+            following = NEXT_LOG_PAGE.search(html)
+            data = following and {"log": "all", "after": following[1]}
+            page += 1

@@ -36,13 +36,66 @@ def bench_env(port: int) -> dict:
 class Servers:
     """The running servers: their address, and the CPU time each has used."""
 
-    def __init__(self, url: str, web, worker):
-        self.url, self._web, self._worker = url, web, worker
+    def __init__(self, url: str, web, worker, services: dict[str, int]):
+        self.url, self._web, self._worker, self._services = url, web, worker, services
 
     def cpu(self) -> dict:
-        """CPU seconds so far: {"web": gunicorn, "worker": the Celery worker}, each
-        with its processes' children."""
-        return {"web": cpu_seconds(self._web.pid), "worker": cpu_seconds(self._worker.pid)}
+        """CPU seconds so far: "web" (gunicorn) and "worker" (the Celery worker),
+        each with its processes' children; "database" and "broker" where those
+        servers run on this machine (local_services); "machine": every core's busy
+        time, which also holds the clients, the kernel and whatever else runs."""
+        spent = {"web": cpu_seconds(self._web.pid), "worker": cpu_seconds(self._worker.pid)}
+        spent.update({name: cpu_seconds(pid) for name, pid in self._services.items()})
+        spent["machine"] = machine_busy_seconds()
+        return spent
+
+
+def local_services() -> dict[str, int]:
+    """The main process ids of the PostgreSQL and Redis servers the site uses,
+    where they run on this machine: {"database": postmaster, "broker": redis-server}.
+    The postmaster's descendants are its backends, and its reaped ones are counted
+    in its own children's time, so cpu_seconds(postmaster) is the whole server's."""
+    from django.conf import settings
+    from django.db import connection
+
+    found = {}
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+        postmaster = _parent(backend)
+        if postmaster and _command(postmaster) in ("postgres", "postmaster"):
+            found["database"] = postmaster
+    if settings.CELERY_BROKER_URL.startswith("redis"):
+        import redis
+
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        pid = int(client.info("server")["process_id"])
+        if _command(pid).startswith("redis"):
+            found["broker"] = pid
+    return found
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:  # not a process of this machine
+        return ""
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except OSError:
+        return None
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all of the machine's cores have been busy since boot (Linux's
+    /proc/stat): what the servers, the clients, the database and the kernel spent."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -83,7 +136,7 @@ def servers(port: int, workers: int):
     )  # fmt: skip
     try:
         _wait_for(f"http://127.0.0.1:{port}/healthz", web)
-        yield Servers(f"http://127.0.0.1:{port}", web, worker)
+        yield Servers(f"http://127.0.0.1:{port}", web, worker, local_services())
     finally:
         for process in (web, worker):
             process.terminate()

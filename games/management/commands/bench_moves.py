@@ -90,6 +90,14 @@ class Command(BaseCommand):
                 f"statements p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
                 f" (round trips p50 {samples.p50_trips(kind):.0f})"
             )
+        inprocess.read_whole_logs(games, samples)
+        pages = [s.round for s in samples.of("log")]
+        last_page = max(pages)
+        self.say(
+            f"whole log  {last_page} pages a game: page 1 p50 {samples.p50_ms('log', {1}):6.2f} ms"
+            f"   page {last_page} p50 {samples.p50_ms('log', {last_page}):6.2f} ms"
+            f"   statements max {samples.max_queries('log')}"
+        )
         for kind, profile in profiles.items() if o["profile"] else ():
             self.say(f"-- profile of the {kind.upper()}s, by {o['profile_sort']}:")
             text = io.StringIO()
@@ -139,12 +147,19 @@ class Command(BaseCommand):
             middle = running.cpu()
             site, site_wall = http.run_clients(http.play_games, base, shares, o["seconds"])
             end = running.cpu()
-        self.report("minimal view", floor, floor_wall, spent(start, middle))
-        self.report("seat page", site, site_wall, spent(middle, end))
+        floor_cpu, site_cpu = spent(start, middle), spent(middle, end)
+        self.report("minimal view", floor, floor_wall, floor_cpu)
+        self.report("seat page", site, site_wall, site_cpu)
         self.say(f"   games over: {site.games_over} of {len(games)}; refused moves: {site.refused}")
         moves = rate(site.moves, site_wall) / rate(floor.moves, floor_wall)
         pages = rate(len(site.get_ms), site_wall) / rate(len(floor.get_ms), floor_wall)
         self.say(f"ratio to the minimal view: moves/s {moves:.0%}   page GETs/s {pages:.0%}")
+        runs = (floor, floor_cpu, site, site_cpu)
+        self.say(
+            f"   the machine's CPU a move, minimal / site: {machine_ratio(*runs):.0%};"
+            " if each of the site's requests cost gunicorn no more than a minimal one"
+            f" (all else as measured): {view_free_ratio(*runs):.0%}"
+        )
 
     def report(self, label: str, tally: http.Tally, wall: float, servers: dict) -> None:
         gets, posts = tally.get_ms, tally.post_ms
@@ -160,10 +175,25 @@ class Command(BaseCommand):
             f"{'':13} the clients' own CPU: {tally.client_cpu / wall:.2f} cores,"
             f" {1000 * tally.client_cpu / max(requests, 1):.2f} ms per request"
         )
-        self.say(
-            f"{'':13} the servers' CPU a move: gunicorn {per_move(servers['web'], tally):.2f} ms,"
-            f" the worker (emails) {per_move(servers['worker'], tally):.2f} ms"
-        )
+        self.say(f"{'':13} the machine's CPU a move: " + cpu_a_move(tally, servers))
+
+
+def cpu_a_move(tally: http.Tally, servers: dict) -> str:
+    """Where the machine's CPU went, a move: each server, the clients, the rest
+    (the kernel, and the database and broker when they run elsewhere), the whole."""
+    requests = len(tally.get_ms) + len(tally.post_ms)
+    parts = {"gunicorn": servers["web"], "the worker (emails)": servers["worker"]}
+    parts.update({
+        label: servers[key] for key, label in (("database", "PostgreSQL"), ("broker", "Redis"))
+        if key in servers
+    })  # fmt: skip
+    parts["the clients"] = tally.client_cpu
+    parts["the rest"] = servers["machine"] - sum(parts.values())
+    spent = ", ".join(f"{label} {per_move(cpu, tally):.2f}" for label, cpu in parts.items())
+    return (
+        f"{spent}; in all {per_move(servers['machine'], tally):.2f} ms"
+        f" ({requests / max(tally.moves, 1):.2f} requests a move)"
+    )
 
 
 def wait_for_emails(running, seconds: float = 300) -> float:
@@ -178,6 +208,24 @@ def wait_for_emails(running, seconds: float = 300) -> float:
 
 def spent(before: dict, after: dict) -> dict:
     return {name: after[name] - before[name] for name in before}
+
+
+def machine_ratio(floor: http.Tally, floor_cpu: dict, site: http.Tally, site_cpu: dict) -> float:
+    """The minimal view's machine CPU a move over the site's: the moves/s ratio
+    when both runs keep the cores busy."""
+    return per_move(floor_cpu["machine"], floor) / per_move(site_cpu["machine"], site)
+
+
+def view_free_ratio(floor: http.Tally, floor_cpu: dict, site: http.Tally, site_cpu: dict) -> float:
+    """The same ratio if each of the site's requests cost gunicorn what a minimal
+    view's request costs, all else as measured (the site's requests a move, the
+    clients reading its pages, the worker sending its emails, the database): the
+    most that making the seat view cheaper could reach."""
+    floor_requests = len(floor.get_ms) + len(floor.post_ms)
+    site_requests = len(site.get_ms) + len(site.post_ms)
+    gunicorn_a_request = floor_cpu["web"] / floor_requests
+    site_machine = site_cpu["machine"] - site_cpu["web"] + site_requests * gunicorn_a_request
+    return per_move(floor_cpu["machine"], floor) / per_move(site_machine, site)
 
 
 def per_move(cpu_seconds: float, tally: http.Tally) -> float:
