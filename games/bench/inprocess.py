@@ -75,6 +75,9 @@ class Samples:
 def _timed(kind: str, round_no: int, samples: Samples, work):
     """Run ``work()``, recording its time, CPU and statements as a ``kind`` sample."""
     profile = samples.profiles.get(kind) if samples.profiles else None
+    # The connection logs at most 9,000 queries: past that a capture would count
+    # none (and warn), so each request starts from an empty log.
+    connection.queries_log.clear()
     with CaptureQueriesContext(connection) as queries:
         start, cpu_start = time.perf_counter(), time.process_time()
         if profile:
