@@ -11,6 +11,7 @@ from fixtures_pages import fresh, path_of, start_game
 
 from games.bench import http, inprocess, scale, stack
 from games.formreader import forms_of
+from games.management.commands.bench_moves import cpu_a_move, machine_ratio, view_free_ratio
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -77,8 +78,6 @@ def test_the_whole_log_is_read_page_after_page_to_its_end():
 
 
 def test_the_machines_cpu_a_move_is_shared_out_whole():
-    from games.management.commands.bench_moves import cpu_a_move
-
     tally = http.Tally(get_ms=[1.0] * 6, post_ms=[1.0] * 2, moves=2, client_cpu=0.004)
     spent = {"web": 0.010, "worker": 0.002, "database": 0.006, "machine": 0.030}
     line = cpu_a_move(tally, spent)
@@ -98,5 +97,19 @@ def test_the_local_database_server_is_found_for_its_cpu():
         backend = cursor.fetchone()[0]
     if not Path(f"/proc/{backend}").exists():
         pytest.skip("PostgreSQL runs on another machine")
-    parent = int(Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()[1])
+    status = Path(f"/proc/{backend}/status").read_text()  # read apart from the code under test
+    parent = int(next(line for line in status.splitlines() if line.startswith("PPid:")).split()[1])
     assert stack.local_services()["database"] == parent
+
+
+def test_the_bound_puts_the_minimal_views_gunicorn_cost_in_the_sites_place():
+    # The floor: 10 moves, 30 requests, 1 ms of gunicorn a request; 100 ms in all.
+    floor = http.Tally(get_ms=[1.0] * 20, post_ms=[1.0] * 10, moves=10)
+    floor_cpu = {"web": 0.030, "worker": 0.0, "machine": 0.100}
+    # The site: 10 moves, 40 requests; 200 ms of gunicorn out of 400 ms in all.
+    site = http.Tally(get_ms=[1.0] * 30, post_ms=[1.0] * 10, moves=10)
+    site_cpu = {"web": 0.200, "worker": 0.050, "machine": 0.400}
+    runs = (floor, floor_cpu, site, site_cpu)
+    assert machine_ratio(*runs) == pytest.approx(100 / 400)
+    # 40 requests at the floor's 1 ms: 400 - 200 + 40 = 240 ms.
+    assert view_free_ratio(*runs) == pytest.approx(100 / 240)

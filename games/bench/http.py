@@ -35,6 +35,10 @@ class Tally:
     games_over: int = 0
     client_cpu: float = 0.0  # CPU seconds the clients themselves spent
 
+    @property
+    def requests(self) -> int:
+        return len(self.get_ms) + len(self.post_ms)
+
     def add(self, other: "Tally") -> None:
         self.get_ms += other.get_ms
         self.post_ms += other.post_ms

@@ -153,7 +153,6 @@ def read_whole_logs(games: list, samples: Samples) -> None:
         page, data = 1, {"log": "all"}
         while data:
             response = _timed("log", page, samples, partial(client.get, path, data))
-            html = response.content.decode()
-            following = NEXT_LOG_PAGE.search(html)
+            following = NEXT_LOG_PAGE.search(response.content.decode())
             data = following and {"log": "all", "after": following[1]}
             page += 1

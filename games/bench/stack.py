@@ -63,7 +63,7 @@ def local_services() -> dict[str, int]:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             backend = cursor.fetchone()[0]
-        postmaster = _parent(backend)
+        postmaster = parent_pid(backend)
         if postmaster and _command(postmaster) in ("postgres", "postmaster"):
             found["database"] = postmaster
     if settings.CELERY_BROKER_URL.startswith("redis"):
@@ -83,11 +83,17 @@ def _command(pid: int) -> str:
         return ""
 
 
-def _parent(pid: int) -> int | None:
+def parent_pid(pid: int) -> int | None:
     try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
-    except OSError:
+        return int(_stat_fields(pid)[1])  # ppid: field 4 of proc(5)
+    except OSError:  # not a process of this machine
         return None
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """/proc/<pid>/stat's fields after the command's name (which may hold spaces):
+    field 3 of proc(5) comes first."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
 
 
 def machine_busy_seconds() -> float:
@@ -107,11 +113,10 @@ def cpu_seconds(pid: int) -> float:
     while pending:
         current = pending.pop()
         try:
-            stat = Path(f"/proc/{current}/stat").read_text()
+            fields = _stat_fields(current)
             children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
         except OSError:  # gone meanwhile
             continue
-        fields = stat.rpartition(")")[2].split()  # after the command's name
         # utime, stime, cutime, cstime: fields 14-17 of proc(5), 12-15 here.
         total += sum(int(v) for v in fields[11:15]) / tick
         pending.extend(int(child) for child in children)

@@ -91,8 +91,7 @@ class Command(BaseCommand):
                 f" (round trips p50 {samples.p50_trips(kind):.0f})"
             )
         inprocess.read_whole_logs(games, samples)
-        pages = [s.round for s in samples.of("log")]
-        last_page = max(pages)
+        last_page = max(s.round for s in samples.of("log"))
         self.say(
             f"whole log  {last_page} pages a game: page 1 p50 {samples.p50_ms('log', {1}):6.2f} ms"
             f"   page {last_page} p50 {samples.p50_ms('log', {last_page}):6.2f} ms"
@@ -170,18 +169,17 @@ class Command(BaseCommand):
             f"   POST p50 {p(posts, 50):6.2f} p99 {p(posts, 99):6.2f} ms"
             f"   errors {tally.errors}"
         )
-        requests = len(gets) + len(posts)
         self.say(
             f"{'':13} the clients' own CPU: {tally.client_cpu / wall:.2f} cores,"
-            f" {1000 * tally.client_cpu / max(requests, 1):.2f} ms per request"
+            f" {1000 * tally.client_cpu / max(tally.requests, 1):.2f} ms per request"
         )
         self.say(f"{'':13} the machine's CPU a move: " + cpu_a_move(tally, servers))
 
 
 def cpu_a_move(tally: http.Tally, servers: dict) -> str:
     """Where the machine's CPU went, a move: each server, the clients, the rest
-    (the kernel, and the database and broker when they run elsewhere), the whole."""
-    requests = len(tally.get_ms) + len(tally.post_ms)
+    (the kernel, and anything else running here), the whole. A database or broker
+    on another machine is in none of these."""
     parts = {"gunicorn": servers["web"], "the worker (emails)": servers["worker"]}
     parts.update({
         label: servers[key] for key, label in (("database", "PostgreSQL"), ("broker", "Redis"))
@@ -192,7 +190,7 @@ def cpu_a_move(tally: http.Tally, servers: dict) -> str:
     spent = ", ".join(f"{label} {per_move(cpu, tally):.2f}" for label, cpu in parts.items())
     return (
         f"{spent}; in all {per_move(servers['machine'], tally):.2f} ms"
-        f" ({requests / max(tally.moves, 1):.2f} requests a move)"
+        f" ({tally.requests / max(tally.moves, 1):.2f} requests a move)"
     )
 
 
@@ -221,10 +219,8 @@ def view_free_ratio(floor: http.Tally, floor_cpu: dict, site: http.Tally, site_c
     view's request costs, all else as measured (the site's requests a move, the
     clients reading its pages, the worker sending its emails, the database): the
     most that making the seat view cheaper could reach."""
-    floor_requests = len(floor.get_ms) + len(floor.post_ms)
-    site_requests = len(site.get_ms) + len(site.post_ms)
-    gunicorn_a_request = floor_cpu["web"] / floor_requests
-    site_machine = site_cpu["machine"] - site_cpu["web"] + site_requests * gunicorn_a_request
+    gunicorn_a_request = floor_cpu["web"] / floor.requests
+    site_machine = site_cpu["machine"] - site_cpu["web"] + site.requests * gunicorn_a_request
     return per_move(floor_cpu["machine"], floor) / per_move(site_machine, site)
 
 
