@@ -43,6 +43,14 @@ GATHER = timedelta(seconds=0.1)
 # An overdue game handed to a worker is not handed again before this: no pile of
 # duplicates behind a busy worker, yet a task lost with Redis is given again.
 REQUEUE_AFTER = timedelta(seconds=10)
+# A deadline handed out ahead and still not written this long after it falls is
+# handed out again, overdue, to whichever worker takes it first. The task handed
+# ahead waits in the worker that took it (an ETA task is reserved at once), so a
+# worker that froze (SIGSTOP, a paused container, a machine swapping) holds it,
+# and the row is not locked: a writing worker locks it, and the sweep skips it.
+# A healthy worker writes within milliseconds of the deadline; a duplicate finds
+# the deadline moved and changes nothing.
+REHAND_LATE_DEADLINE = timedelta(seconds=2)
 
 
 @shared_task(ignore_result=True)
@@ -175,7 +183,9 @@ def claim(due_field: str, queued_field: str, now, ahead: timedelta = timedelta(0
     inside a transaction.
 
     One hand-out per due time, not one per sweep, so no pile of duplicates forms
-    behind a busy worker; again REQUEUE_AFTER past the mark, as that task was lost.
+    behind a busy worker; again REQUEUE_AFTER past the mark, as that task was lost,
+    or (handed out ``ahead``) REHAND_LATE_DEADLINE past the due time, as the worker
+    holding it is stuck.
     A mark older than the due time was for an earlier one. Rows a worker holds
     (moving the game on) are skipped until the next sweep: marking such a game as
     handed out after its move gave it a new due time would hold that back."""
@@ -184,6 +194,11 @@ def claim(due_field: str, queued_field: str, now, ahead: timedelta = timedelta(0
         | Q(**{f"{queued_field}__lt": F(due_field)})
         | Q(**{f"{queued_field}__lt": now - REQUEUE_AFTER})
     )
+    if ahead:
+        # Handed out ahead (marked at the due time itself) and still not done.
+        not_queued |= Q(
+            **{queued_field: F(due_field), f"{due_field}__lt": now - REHAND_LATE_DEADLINE}
+        )
     due = (
         Game.objects.filter(not_queued, status=Game.Status.ACTIVE, paused_at=None)
         .filter(**{f"{due_field}__lte": now + ahead})

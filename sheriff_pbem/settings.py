@@ -206,9 +206,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A worker started without -Q (and the tests' worker) consumes both.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINES_QUEUE = "deadlines"
-# The deadline worker's processes (its --concurrency): deadlines that fall together
-# are split into this many tasks, so that every process takes a share at once.
-DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2)
+# The deadline workers' processes (DEADLINE_WORKERS workers, each with --concurrency
+# DEADLINES_CONCURRENCY): deadlines that fall together are split into this many tasks,
+# so that every process takes a share at once. Two workers in production
+# (docker/compose.yaml): while one is stuck, the other keeps the deadlines
+# (games/tasks.py, REHAND_LATE_DEADLINE).
+DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
+DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
