@@ -29,6 +29,7 @@ export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
 export PYTHONUNBUFFERED=1
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
 export DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"  # the sweep reads it too
+export DEADLINE_WORKERS=1  # and this: one deadlines worker here (Compose runs two)
 BASE="http://127.0.0.1:${PORT}"
 
 if [[ ! -x "$PY" ]]; then
