@@ -42,3 +42,6 @@ class Transport(filesystem.Transport):
     Channel = Channel
     # Safe to poll often now: a reader never meets a half-written message.
     polling_interval = 0.2
+    # A folder has no host: without this, kombu warns "No hostname was supplied"
+    # whenever a task is sent (every management command that owes an email).
+    default_connection_params = {}

@@ -20,10 +20,38 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5
 
 
-def _lost_connections() -> list:
-    """The connections that failed (not a query: a deadlock or a bad statement
-    would fail the same way again). Only these are closed; the next query opens
-    a new one."""
+# SQLSTATEs that say the connection itself was lost: class 08 (connection exception)
+# and the server shutting down or restarting (57P01 admin_shutdown, 57P02
+# crash_shutdown, 57P03 cannot_connect_now).
+LOST_CONNECTION_STATES = ("57P01", "57P02", "57P03")
+
+
+def is_lost_connection(error: BaseException) -> bool:
+    """Does this error say the connection was lost, rather than that a query failed?
+
+    By what the error is, not by the connection's state afterwards: a connection
+    that dies inside ``transaction.atomic()`` fails its rollback too, and Django
+    closes it on the way out, so nothing unusable is left to find. A deadlock, a
+    lock timeout or a bad statement would fail the same way again: not retried.
+    """
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__
+    state = getattr(cause, "sqlstate", None)
+    if state:
+        return state.startswith("08") or state in LOST_CONNECTION_STATES
+    try:
+        import psycopg
+    except ImportError:  # SQLite only: its errors are not lost connections
+        return False
+    # libpq's own failures carry no SQLSTATE: "server closed the connection
+    # unexpectedly", "the connection is closed", "consuming input failed".
+    return isinstance(cause, psycopg.OperationalError)
+
+
+def _unusable_connections() -> list:
+    """The open connections that no longer answer. Only these are closed; the next
+    query opens a new one."""
     return [
         conn
         for conn in connections.all(initialized_only=True)
@@ -39,10 +67,12 @@ class DatabaseHiccupMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        lost = _lost_connections() if isinstance(exception, OperationalError) else []
-        if not lost:
+        if not isinstance(exception, OperationalError):
             return None
-        for conn in lost:
+        broken = _unusable_connections()
+        if not broken and not is_lost_connection(exception):
+            return None
+        for conn in broken:
             conn.close()
         if not getattr(request, "_database_retried", False):
             request._database_retried = True

@@ -21,7 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games import outbox, services
+from games import health, outbox, services
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,14 @@ GATHER = timedelta(seconds=0.1)
 # An overdue game handed to a worker is not handed again before this: no pile of
 # duplicates behind a busy worker, yet a task lost with Redis is given again.
 REQUEUE_AFTER = timedelta(seconds=10)
+# A deadline handed out ahead and still not written this long after it falls is
+# handed out again, overdue, to whichever worker takes it first. The task handed
+# ahead waits in the worker that took it (an ETA task is reserved at once), so a
+# worker that froze (SIGSTOP, a paused container, a machine swapping) holds it,
+# and the row is not locked: a writing worker locks it, and the sweep skips it.
+# A healthy worker writes within milliseconds of the deadline; a duplicate finds
+# the deadline moved and changes nothing.
+REHAND_LATE_DEADLINE = timedelta(seconds=2)
 
 
 @shared_task(ignore_result=True)
@@ -68,12 +76,37 @@ def send_digests() -> int:
         return len(notifications.record_digests(timezone.now()))
 
 
-@shared_task(ignore_result=True)
+# A task still running when the broker's visibility timeout (Redis: 300 s, settings)
+# runs out is delivered again to another worker, to run twice at once. An outbox
+# sweep stops taking emails after SWEEP_OUTBOX_SECONDS (less if that timeout is
+# shorter; the next sweep, 5 s later, goes on), and is stopped outright at
+# SWEEP_OUTBOX_TIME_LIMIT, should one send hang: an email it leaves "sending" is
+# taken up again after OUTBOX_SENDING_GRACE_SECONDS.
+VISIBILITY_TIMEOUT = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
+SWEEP_OUTBOX_SECONDS = min(60.0, VISIBILITY_TIMEOUT / 5)
+SWEEP_OUTBOX_TIME_LIMIT = int(VISIBILITY_TIMEOUT * 0.8)
+# The outbox sweep says in the log when mail is backed up, at most this often (per
+# worker process): the operator hears of it without a line every 5 seconds.
+BACKED_UP_MAIL = health.BackedUpMail(every=300)
+
+
+@shared_task(ignore_result=True, time_limit=SWEEP_OUTBOX_TIME_LIMIT)
 def sweep_outbox() -> int:
-    """Send what is owed and not yet sent: emails whose task was lost, and retries."""
+    """Send what is owed and not yet sent: emails whose task was lost, and retries;
+    for SWEEP_OUTBOX_SECONDS at most."""
+    BACKED_UP_MAIL.check()
     pending = outbox.due()
-    for pk in pending:
-        outbox.deliver(pk)
+    stop_at = time.monotonic() + SWEEP_OUTBOX_SECONDS
+    for done, pk in enumerate(pending):
+        if time.monotonic() >= stop_at:
+            log.info(
+                "outbox sweep: %d of %d emails done; the next sweep goes on", done, len(pending)
+            )
+            return done
+        try:
+            outbox.deliver(pk)
+        except Exception:  # one email that cannot be sent now does not hold up the others
+            log.exception("email %s could not be delivered now", pk)
     return len(pending)
 
 
@@ -175,7 +208,9 @@ def claim(due_field: str, queued_field: str, now, ahead: timedelta = timedelta(0
     inside a transaction.
 
     One hand-out per due time, not one per sweep, so no pile of duplicates forms
-    behind a busy worker; again REQUEUE_AFTER past the mark, as that task was lost.
+    behind a busy worker; again REQUEUE_AFTER past the mark, as that task was lost,
+    or (handed out ``ahead``) REHAND_LATE_DEADLINE past the due time, as the worker
+    holding it is stuck.
     A mark older than the due time was for an earlier one. Rows a worker holds
     (moving the game on) are skipped until the next sweep: marking such a game as
     handed out after its move gave it a new due time would hold that back."""
@@ -184,6 +219,11 @@ def claim(due_field: str, queued_field: str, now, ahead: timedelta = timedelta(0
         | Q(**{f"{queued_field}__lt": F(due_field)})
         | Q(**{f"{queued_field}__lt": now - REQUEUE_AFTER})
     )
+    if ahead:
+        # Handed out ahead (marked at the due time itself) and still not done.
+        not_queued |= Q(
+            **{queued_field: F(due_field), f"{due_field}__lt": now - REHAND_LATE_DEADLINE}
+        )
     due = (
         Game.objects.filter(not_queued, status=Game.Status.ACTIVE, paused_at=None)
         .filter(**{f"{due_field}__lte": now + ahead})

@@ -295,8 +295,9 @@ class Server:
                 return False, f"exited with {self.process.returncode} before /healthz answered"
             if get(f"{self.base}/healthz", timeout=2)[0] == 200:
                 waited = time.monotonic() - start
-                # The banner with the links follows within a second or so.
-                for _ in range(40):
+                # The banner with the links follows once the workers and beat are ready
+                # too (scripts/dev-run.sh waits for them, at most 30 s).
+                for _ in range(120):
                     if "is running" in self.output():
                         break
                     time.sleep(0.25)

@@ -29,6 +29,7 @@ export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
 export PYTHONUNBUFFERED=1
 CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
 export DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"  # the sweep reads it too
+export DEADLINE_WORKERS=1  # and this: one deadlines worker here (Compose runs two)
 BASE="http://127.0.0.1:${PORT}"
 
 if [[ ! -x "$PY" ]]; then
@@ -56,7 +57,7 @@ say "broker:   ${CELERY_BROKER_URL:-${REDIS_URL:-file system, in ${VAR_DIR:-var}
 say "applying migrations"
 "$PY" manage.py migrate --noinput
 
-say "creating the demo game (if there is none yet)"
+say "creating the demo game (if there is none in play)"
 demo_output="$("$PY" manage.py demo_game)"
 printf '%s\n' "$demo_output"
 
@@ -68,12 +69,20 @@ printf '%s\n' "$demo_output"
 names=()
 groups=()
 
+# Each service leaves a mark here once it says it is ready, so that the banner below
+# comes after their start-up lines instead of being pushed off screen by them.
+ready_dir="$(mktemp -d "${TMPDIR:-/tmp}/sheriff-run.XXXXXX")"
+
 prefix() {
     # Keep printing until the service closes its output, even while it shuts down.
     trap '' INT TERM
     local label=$1 line
     while IFS= read -r line || [[ -n "$line" ]]; do
         printf '%s%-9s|%s %s\n' "$2" "$label" "$RESET" "$line"
+        # A worker's "<name>@<host> ready.", beat's "beat: Starting...".
+        if [[ "$line" == *" ready." || "$line" == *"beat: Starting..."* ]]; then
+            : >"$ready_dir/$label"
+        fi
     done
 }
 
@@ -105,6 +114,7 @@ stop_all() {
     done
     for pg in "${groups[@]+"${groups[@]}"}"; do kill -KILL -- "-$pg" 2>/dev/null || true; done
     wait 2>/dev/null || true
+    rm -rf "$ready_dir"
     say "stopped."
     exit "$status"
 }
@@ -112,17 +122,26 @@ trap 'stop_all 130' INT
 trap 'stop_all 143' TERM
 trap 'stop_all 129' HUP
 
+say "workers:  emails ($CELERY_CONCURRENCY processes, queue celery)," \
+    "deadlines ($DEADLINES_CONCURRENCY, queue deadlines), and beat"
 start web "$PY" manage.py runserver "127.0.0.1:${PORT}"
-# Emails at a lower CPU priority than deadlines, as in docker/compose.yaml.
-start worker nice -n 10 "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+# Emails at a lower CPU priority than deadlines, as in docker/compose.yaml. -q: without
+# the start-up banners (a screenful each), which the line above sums up.
+start worker nice -n 10 "$PY" -m celery -A sheriff_pbem -q worker --loglevel=info \
     --concurrency="$CELERY_CONCURRENCY" -Q celery -n "emails@%h"
-start deadlines "$PY" -m celery -A sheriff_pbem worker --loglevel=info \
+start deadlines "$PY" -m celery -A sheriff_pbem -q worker --loglevel=info \
     --concurrency="$DEADLINES_CONCURRENCY" -Q deadlines -n "deadlines@%h"
-start beat "$PY" -m celery -A sheriff_pbem beat --loglevel=info
+start beat "$PY" -m celery -A sheriff_pbem -q beat --loglevel=info
 
-# Wait (at most ~30 s) for the web server to answer, then say where to go.
+# Wait (at most ~30 s) for the web server to answer and for the workers and beat to
+# say they are ready, then say where to go: the banner comes after their start-up lines.
+web_up=0
 for ((i = 0; i < 60; i++)); do
-    if "$PY" - "$BASE/healthz" <<'EOF' 2>/dev/null; then break; fi
+    if ((web_up)) && [[ -e "$ready_dir/worker" && -e "$ready_dir/deadlines" ]] &&
+        [[ -e "$ready_dir/beat" ]]; then
+        break
+    fi
+    if ((!web_up)) && "$PY" - "$BASE/healthz" <<'EOF' 2>/dev/null; then web_up=1; continue; fi
 import sys, urllib.error, urllib.request
 try:
     urllib.request.urlopen(sys.argv[1], timeout=1)
@@ -132,6 +151,7 @@ EOF
     kill -0 -- "-${groups[0]}" 2>/dev/null || break
     sleep 0.5
 done
+sleep 0.5 # the lines that follow "ready." (beat's first sweeps, mingle...)
 
 kill -0 -- "-${groups[0]}" 2>/dev/null && cat <<EOF
 
@@ -140,6 +160,7 @@ ${BOLD} Sheriff of Nottingham is running${RESET}  (Ctrl-C stops web, workers and
 
  Demo game - open a player's link to play as that player:
 $(printf '%s\n' "$demo_output" | sed -e '/Dev mailbox/d' -e 's/^/   /')
+   a fresh one, once it is over:  .venv/bin/python manage.py demo_game --new
 
  Dev mailbox (every email sent):  ${BASE}/dev/mail/
  Admin:                           ${BASE}/admin/

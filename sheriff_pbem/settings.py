@@ -206,9 +206,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A worker started without -Q (and the tests' worker) consumes both.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINES_QUEUE = "deadlines"
-# The deadline worker's processes (its --concurrency): deadlines that fall together
-# are split into this many tasks, so that every process takes a share at once.
-DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2)
+# The deadline workers' processes (DEADLINE_WORKERS workers, each with --concurrency
+# DEADLINES_CONCURRENCY): deadlines that fall together are split into this many tasks,
+# so that every process takes a share at once. Two workers in production
+# (docker/compose.yaml): while one is stuck, the other keeps the deadlines
+# (games/tasks.py, REHAND_LATE_DEADLINE).
+DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
+DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
@@ -217,9 +221,21 @@ CELERY_TASK_ROUTES = {
 # The file-system broker is polled five times a second (games/devbroker.py): the dev
 # beat sweeps a little less often than the production one.
 DEADLINE_SWEEP_SECONDS = 0.5 if CELERY_BROKER_URL != "filesystem://" else 1.0
+# A sweep not started within seconds is dropped (expires): while the workers are down
+# or behind, sweeps do not pile up in the queue, to run by the thousand once they are
+# back (the newest one finds everything anyway). Seconds, not one period: the worker
+# reads the expiry with its own clock, which may be a little off beat's.
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": DEADLINE_SWEEP_SECONDS},
-    "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 5.0},
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": DEADLINE_SWEEP_SECONDS,
+        "options": {"expires": 10.0},
+    },
+    "sweep-outbox": {
+        "task": "games.tasks.sweep_outbox",
+        "schedule": 5.0,
+        "options": {"expires": 30.0},
+    },
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 300.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -265,6 +281,14 @@ MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
 OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
+# --- health: /healthz/backlog and manage.py health (games/health.py) ------------------
+# Past any of these, the report says what is wrong and the endpoint answers 503
+# (Compose's health check of `web` asks it); the outbox sweep logs a warning, at most
+# every 5 minutes, while mail is past its threshold.
+HEALTH_DEADLINE_LATE_SECONDS = env_int("HEALTH_DEADLINE_LATE_SECONDS", 30)
+HEALTH_MAIL_LATE_SECONDS = env_int("HEALTH_MAIL_LATE_SECONDS", 120)
+HEALTH_QUEUE_DEPTH = env_int("HEALTH_QUEUE_DEPTH", 1000)
+
 LANGUAGE_CODE = "en"
 # The languages a player may read the game in (Seat.language): a catalogue under
 # locale/ for each but English.
@@ -300,7 +324,7 @@ if TRUST_PROXY_HEADERS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 # The health check is asked over plain HTTP from inside the container.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/backlog$"]
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)

@@ -1,22 +1,37 @@
 from django.conf import settings
 from django.contrib import admin
 from django.db import connection
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.cache import never_cache
 from django.views.generic import RedirectView
+
+from games import health
 
 
 def healthz(request):
-    """200 when the database answers: for load balancers and compose healthchecks."""
+    """200 when the database answers: the cheap liveness check, for load balancers
+    and scripts waiting for the site to start."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")
 
 
+@never_cache
+def healthz_backlog(request):
+    """Is the service keeping up (games/health.py)? 200, or 503 past a threshold;
+    ages and counts only, so it may answer anyone."""
+    found = health.report()
+    response = JsonResponse(found, status=200 if found["ok"] else 503)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
 urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("healthz/backlog", healthz_backlog, name="healthz-backlog"),
     # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
     path("anymail/", include("anymail.urls")),
     # Browsers ask for /favicon.ico on every site, the admin's pages included.

@@ -254,6 +254,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Game {game.pk} '{game.name}' started."))
         if game.phase_deadline is not None:
             shown = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
-            self.stdout.write(f"  First deadline: {shown['local']} ({shown['utc']})")
+            # In UTC the local time is the UTC one: said once.
+            when = shown["local"] if shown["is_utc"] else f"{shown['local']} ({shown['utc']})"
+            self.stdout.write(f"  First deadline: {when}")
         for seat in game.seats.all():
             self.stdout.write(f"  {seat.name} <{seat.email}>: {links.seat_url(seat)}")

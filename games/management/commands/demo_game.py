@@ -1,8 +1,10 @@
-"""Create a demo game if there is none like it yet, and print its links.
+"""Create a demo game if there is none like it in play, and print its links.
 
 The default is the four-player game ``make run`` creates; ``--players`` and
 ``--black-market`` ask for another one, which gets a name of its own, so that
-each kind of demo is created once and found again."""
+each kind of demo is created once and found again while it is in play. Once it
+is over (finished or cancelled), the next run starts a fresh one; ``--new``
+starts a fresh one at once."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -31,8 +33,8 @@ def demo_name(players: int, black_market: bool) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Create a demo game (four players unless told otherwise) if there is none like it, "
-        "and print the players' links."
+        "Create a demo game (four players unless told otherwise) if there is none like it "
+        "in play (--new: in any case), and print the players' links."
     )
 
     def add_arguments(self, parser):
@@ -48,11 +50,20 @@ class Command(BaseCommand):
             action="store_true",
             help="play with the Black Market and its provisional values",
         )
+        parser.add_argument(
+            "--new",
+            action="store_true",
+            help="start a fresh demo game even if one like it is still in play",
+        )
 
     def handle(self, *args, **options):
         players, black_market = options["players"], options["black_market"]
         name = demo_name(players, black_market)
-        game = Game.objects.filter(name=name).first()
+        game = None
+        if not options["new"]:
+            # The newest one still in play: a finished demo is no place to start.
+            in_play = Game.objects.filter(name=name, status=Game.Status.ACTIVE)
+            game = in_play.order_by("-pk").first()
         if game is None:
             game = services.create_game(
                 name=name,
