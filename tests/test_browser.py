@@ -400,6 +400,24 @@ def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(chromium,
     phone.page.get_by_role("link", name="Your settings").click()
     phone.page.wait_for_url(re.compile(r"/settings/$"))
     phone.check("settings")
+    # A mistake: the errors come first, with the focus, each a link to its field.
+    phone.page.locator("form#settings input[name=name]").fill("")
+    phone.page.locator("form#settings input[name=name]").evaluate("e => e.required = false")
+    phone.page.locator("form#settings input[name=away_from]").fill("2030-01-02")
+    phone.page.get_by_role("button", name="Save my settings").click()
+    phone.page.wait_for_load_state()
+    phone.check("settings-errors")
+    summary = phone.page.locator("#error-summary")
+    assert phone.page.evaluate("document.activeElement.id") == "error-summary"
+    assert phone.page.title().startswith("Your settings are not saved.")
+    name = phone.page.locator("#field-name")
+    assert name.get_attribute("aria-invalid") == "true"
+    described = phone.page.locator(f"#{name.get_attribute('aria-describedby')}").inner_text()
+    assert described and described in summary.inner_text()
+    summary.get_by_role("link", name=re.compile("Time away")).click()
+    assert phone.page.evaluate("document.activeElement.id") == "field-away_from"
+    phone.page.locator("#field-name").fill("Ben")
+    phone.page.locator("#field-away_from").fill("")
     form = phone.page.locator("form#settings")
     # The device's zone is offered; one tap takes it.
     assert form.locator("input[name=timezone]").input_value() == "UTC"
@@ -411,7 +429,7 @@ def test_a_player_changes_their_settings_and_reads_the_game_in_spanish(chromium,
     form.locator("input[name=away_until]").fill("2030-01-05")
     form.get_by_role("button", name="Save my settings").click()
     phone.submitted("settings-saved", expect="Tus ajustes se han guardado")
-    assert phone.page.url == table
+    assert phone.page.url.split("#")[0] == table  # (the error link's #field-... stays)
     assert "Tu elección de Mercado" in phone.page.inner_text("main")  # the market form
     assert phone.page.locator("html").get_attribute("lang") == "es"
     assert game.seats.get(index=1).timezone == "Europe/Madrid"
