@@ -40,16 +40,19 @@ def _mark(kind_name: str, symbol: str) -> str:
 
 @kept_per_language(maxsize=4096)
 def _card(kind, kind_name, symbol, text, value, penalty) -> str:
-    title = gettext("value %(value)s, penalty %(penalty)s") % {"value": value, "penalty": penalty}
+    # "2/2" on screen; a screen reader says what it means, as a title alone does not.
+    words = gettext("value %(value)s, penalty %(penalty)s") % {"value": value, "penalty": penalty}
     return format_html(
         '<span class="card k-{}">{}<span class="card-name">{}</span>'
-        '<small class="vp" title="{}">{}<i>/</i>{}</small></span>',
+        '<small class="vp"><span aria-hidden="true" title="{}">{}<i>/</i>{}</span>'
+        '<span class="visually-hidden"> ({})</span></small></span>',
         kind,
         _mark(kind_name, symbol),
         text,
-        title,
+        words,
         value,
         penalty,
+        words,
     )
 
 
@@ -120,8 +123,10 @@ def email_card(c) -> str:
 @functools.lru_cache(maxsize=4096)  # its arguments are already in the reader's language
 def _email_card(kind, kind_name, symbol, text) -> str:
     return format_html(
-        '<span style="display:inline-block;margin:2px 2px;padding:1px 7px;border-radius:6px;'
-        'white-space:nowrap;background:{};"><span title="{}">{}</span> {}</span>',
+        '<span class="em-card em-k-{}" style="display:inline-block;margin:2px 2px;'
+        'padding:1px 7px;border-radius:6px;white-space:nowrap;background:{};">'
+        '<span title="{}">{}</span> {}</span>',
+        kind,
         EMAIL_CARD_BACKGROUNDS.get(kind, "#f7e1de"),
         kind_name,
         symbol,

@@ -1116,6 +1116,10 @@ def terms_form(
 
 
 THE_DEPUTIES = pgettext_lazy("an offer's recipient", "the Deputies")
+# An "Accept revision N" button's name for screen readers ends with whose offer it is,
+# as a page may show several such buttons.
+WHOSE_OFFER = gettext_lazy("%(who)s's offer #%(id)s")
+WHOSE_DEMAND = gettext_lazy("%(who)s's demand #%(id)s")
 
 
 def who_acts(view: dict, names: list, binds: list, me: int) -> str:
@@ -1164,6 +1168,8 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "status_text": str(STATUS_LABELS.get(offer["status"], offer["status"])),
             "heading": f"{who} → {recipient_name(offer, names, me)}",
             "kind": pgettext("an offer", "Demand") if is_demand else pgettext("an offer", "Offer"),
+            # Said to screen readers beside each "Accept revision N": whose offer it is.
+            "whose": (WHOSE_DEMAND if is_demand else WHOSE_OFFER) % {"who": who, "id": oid},
             "paid": _("Paid by %(payer)s to %(payee)s:") % paid,
             "acts": capfirst(_("%(who)s will:") % {"who": who_acts(view, names, binds, me)}),
             "terms": terms_parts(offer["terms"], names, me),

@@ -3,8 +3,11 @@ pytest-django's live server, with the dev mailbox as every player's inbox.
 
 A ``Phone`` is one browser tab at 390×844 that checks what a person would
 notice on every page it opens: no horizontal scroll, no console error, and
-after each form a landing on the table with a success message. Screenshots of
-every distinct screen go to ``var/screenshots/`` for a person to look at.
+after each form a landing on the table with a success message. Every distinct
+screen, and every kind of email it opens, is audited with axe-core against WCAG
+2.2 A and AA (``audit``): a violation fails the test, naming the rule, its
+impact, the element and the screen. Screenshots of every distinct screen go to
+``var/screenshots/`` for a person to look at.
 """
 
 import os
@@ -31,6 +34,29 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# The WCAG 2.2 A/AA rules of axe-core; "best-practice" and experimental rules stay out.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's WCAG 2.2 A/AA violations on the page as it is now. axe-core's
+    script comes with the axe-playwright-python package (the dev extras): the
+    suite needs no network but the package index."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+    return Axe().run(page, options=options).response["violations"]
+
+
+def axe_report(violations: list[dict], where: str) -> str:
+    """One line a failing element: rule id, impact, CSS target, what to fix."""
+    lines = [f"axe-core: {len(violations)} WCAG 2.2 A/AA violation(s) on {where}"]
+    for v in violations:
+        for node in v["nodes"]:
+            target = " ".join(str(t) for t in node["target"])
+            summary = " ".join(node.get("failureSummary", "").split())
+            lines.append(f"- {v['id']} ({v['impact']}) at {target}: {v['help']}. {summary}")
+    return "\n".join(lines)
 
 
 def require_browser() -> None:
@@ -53,7 +79,9 @@ def require_browser() -> None:
 class Phone:
     """One tab; every page it lands on is checked the way a person would."""
 
-    def __init__(self, browser, base_url: str, viewport=PHONE, prefix: str = "", zone=None):
+    def __init__(
+        self, browser, base_url: str, viewport=PHONE, prefix: str = "", zone=None, audit=True
+    ):
         mobile = viewport == PHONE
         self.context = browser.new_context(
             viewport=viewport,
@@ -69,6 +97,8 @@ class Phone:
         self.prefix = prefix
         self.console_errors: list[str] = []
         self.shots: Counter = Counter()
+        self.email_kinds: set[str] = set()  # the email headlines audited already
+        self.audits = audit  # off for Django's own admin, whose markup is not the site's
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.console_errors.append(str(error)))
         # A seat's link is its secret: no page may load anything from elsewhere.
@@ -88,8 +118,10 @@ class Phone:
 
     # --- what a person checks on every screen ------------------------------------------
     def check(self, screen: str | None = None) -> None:
-        """No horizontal scroll, no console error; a screenshot of a screen not seen yet."""
-        if screen and not self.shots[screen]:  # first, so that a failure can be seen too
+        """No horizontal scroll, no console error; a screenshot and an accessibility
+        audit of a screen not seen yet."""
+        first_time = screen and not self.shots[screen]
+        if first_time:  # first, so that a failure can be seen too
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             name = re.sub(r"[^a-z0-9-]+", "-", f"{self.prefix}{screen}".lower())
             self.page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
@@ -101,6 +133,15 @@ class Phone:
         assert width <= self.width, f"{self.page.url} scrolls sideways: {width}px > {self.width}"
         assert not self.console_errors, self.console_errors
         assert not self.foreign_requests, self.foreign_requests
+        if first_time and self.audits:
+            self.audit(screen)
+
+    def audit(self, screen: str) -> None:
+        """axe-core's WCAG 2.2 A/AA rules on the page as it is: any violation fails."""
+        violations = axe_violations(self.page)
+        if violations:
+            where = f"screen {screen!r} ({self.page.url})"
+            pytest.fail(axe_report(violations, where), pytrace=False)
 
     def expect_refusal(self, path: str, screen: str, status: int) -> str:
         """Open a page that must be refused; the browser logs the status as an error."""
@@ -113,7 +154,8 @@ class Phone:
     # --- the dev mailbox ------------------------------------------------------------------
     def newest_email(self, address: str, screen: str | None = None) -> str:
         """Open the address's newest email in the dev mailbox; returns its table link.
-        Checks the email's own HTML at phone width too."""
+        Checks the email's own HTML at phone width too, and audits each kind of
+        email (told by its headline) the first time one arrives."""
         page = self.page
         page.goto(f"/dev/mail/?to={address}")
         self.check("mailbox")
@@ -129,6 +171,13 @@ class Phone:
         # The email as a phone's mail app shows it: its HTML alone, at 390 px.
         page.goto(html_url)
         self.check(f"email-{screen}" if screen else None)
+        kind = re.sub(r"\d+", "N", page.locator("h1").first.inner_text().strip())
+        if kind not in self.email_kinds:
+            self.email_kinds.add(kind)
+            violations = axe_violations(page)
+            if violations:
+                where = f"the email {kind!r} ({html_url})"
+                pytest.fail(axe_report(violations, where), pytrace=False)
         page.go_back()
         return href
 
@@ -156,6 +205,10 @@ class Phone:
         text = success.inner_text()
         if expect:
             assert expect in text, text
+        # A screen reader hears the result first: in the title, and the focus on it.
+        title = re.sub("[\u2066-\u2069]", "", page.title())  # a name's bidi isolates
+        assert title.startswith(" ".join(text.split())), (title, text)
+        assert page.evaluate("document.activeElement.id") == "messages", "focus not on the result"
         self.check(screen)
         return text
 
