@@ -425,6 +425,30 @@ def pause_note(text: str) -> str | None:
     return _("The game paused itself: nobody moved for %(idle)s.") % {"idle": idle_for(phases)}
 
 
+# Honor among thieves: a bag shown as proof, told to its merchant (True) and to the
+# rest of the table (False), who do not read its cards.
+BAG_SHOWN_TO_THE_SHERIFF = {
+    True: gettext_lazy(
+        "You show the Sheriff the cards of your bag, proof that the goods you promised in "
+        "deal %(deals)s are not there: %(cards)s."
+    ),
+    False: gettext_lazy(
+        "%(who)s shows the Sheriff the cards of their bag, proof that the goods promised in "
+        "deal %(deals)s are not there."
+    ),
+}
+BAG_SHOWN_TO_DEPUTIES = {
+    True: gettext_lazy(
+        "You show %(whom)s the cards of your bag, proof that the goods you promised in "
+        "deal %(deals)s are not there: %(cards)s."
+    ),
+    False: gettext_lazy(
+        "%(who)s shows %(whom)s the cards of their bag, proof that the goods promised in "
+        "deal %(deals)s are not there."
+    ),
+}
+
+
 class Narrator:
     """``provisional``: the game uses the provisional Black Market values
     (``state.config.black_market_provisional``), said wherever a value is shown."""
@@ -929,6 +953,24 @@ class Narrator:
             )
         return f"{self.inspection(e)}: {verdict}."
 
+    def _bag_goods_shown(self, e):
+        """Honor among thieves: a merchant short of promised bag goods shows their bag
+        to whoever was promised them; only those (and the merchant) read its cards."""
+        values = {"deals": offer_numbers(e["deals"]), "who": self.names[e["payer"]]}
+        if "cards" in e:
+            values["cards"] = goods([c["type"] for c in e["cards"]])
+        if self.viewer in e["to"]:
+            text = _(
+                "%(who)s shows you the cards of their bag, proof that the goods promised in "
+                "deal %(deals)s are not there: %(cards)s."
+            )
+            return text % values
+        mine = e["payer"] == self.viewer
+        if not self.deputies:
+            return str(BAG_SHOWN_TO_THE_SHERIFF[mine]) % values
+        whom = listed([self.names[s] for s in e["to"]])
+        return str(BAG_SHOWN_TO_DEPUTIES[mine]) % {**values, "whom": whom}
+
     def inspection(self, e) -> str:
         """'The Sheriff inspects Ann's bag'; six players: 'Ann inspects your bag alone',
         'Ann and you inspect Cid's bag together'."""
@@ -1080,6 +1122,7 @@ class Narrator:
 OUTCOME_EVENTS = {
     "bag_passed",
     "bag_inspected",
+    "bag_goods_shown",
     "gold_transferred",
     "debt_settled",
     "cards_moved",

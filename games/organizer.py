@@ -45,6 +45,7 @@ EVENTS = {
     "deputy_decided": gettext_lazy("A Deputy's call on a bag"),
     "bag_passed": gettext_lazy("Bag passed"),
     "bag_inspected": gettext_lazy("Bag inspected"),
+    "bag_goods_shown": gettext_lazy("Bag shown to prove promised goods missing"),
     "bag_goods_settled": gettext_lazy("Bag goods handed over"),
     "debt_settled": gettext_lazy("Debt settled"),
     "booty_shared": gettext_lazy("Booty shared"),

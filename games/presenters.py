@@ -232,6 +232,11 @@ def seat_page(
             {"name": names[seat], "goods": grouped(types)}
             for seat, types in sorted(view["opened_bags"].items())
         ]
+        # Honor among thieves: bags shown to this seat alone, as proof of missing goods.
+        ctx["shown_bags"] = [
+            {"name": names[seat], "goods": grouped([c["type"] for c in cards])}
+            for seat, cards in sorted(view.get("shown_bags", {}).items())
+        ]
     if ctx["over"]:
         ctx["scores"] = scores(view, names)
         ctx["seed"] = view["seed"]

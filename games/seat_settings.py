@@ -24,11 +24,16 @@ from django.views.decorators.http import require_http_methods
 
 from games import i18n, links, services
 from games.models import Seat
-from games.text import name_key
+from games.text import look_alike
+from games.usertext import isolate
 from games.views import _private
 
 ZONES = sorted(available_timezones() - {"localtime"})
 MAX_AWAY_DAYS = 60
+LOOKS_LIKE_ANOTHER = gettext_lazy(
+    "That name reads like “%(name)s”, another player’s name at this table: choose one "
+    "that looks different."
+)
 HOURS = [("", gettext_lazy("No daily summary"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
 
 
@@ -70,8 +75,9 @@ class SettingsForm(forms.Form):
                 _("A name is one line of plain text, at most 60 characters.")
             ) from None
         others = self.seat.game.seats.exclude(pk=self.seat.pk).values_list("name", flat=True)
-        if any(name_key(other) == name_key(name) for other in others):
-            raise forms.ValidationError(_("Another player at this table has that name."))
+        twin = look_alike(name, others)
+        if twin is not None:  # lazy: said in the seat's language when the page renders
+            raise forms.ValidationError(LOOKS_LIKE_ANOTHER, params={"name": isolate(twin)})
         return name
 
     def clean(self):

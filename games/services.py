@@ -26,7 +26,7 @@ from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 from games.narrate import idle_for
-from games.text import name_key, unfit_for_a_name
+from games.text import look_alike, unfit_for_a_name
 
 log = logging.getLogger(__name__)
 
@@ -81,16 +81,18 @@ def player_name(name: str) -> str:
 
 
 def distinct_names(names) -> None:
-    """ValueError if two players' names would read as the same (games.text.name_key)."""
-    seen: dict = {}
+    """ValueError if two players' names would read as the same (games.text.look_alike):
+    the same letters in another script, another case or another form."""
+    seen: list = []
     for name in names:
-        key = name_key(name)
-        if key in seen:
-            raise ValueError(
-                f"Two players would read as the same name ({seen[key]!r} and {name!r}): "
+        twin = look_alike(name, seen)
+        if twin is not None:
+            text = _(
+                "Two players would read as the same name (%(first)s and %(second)s): "
                 "give each player a name of their own."
             )
-        seen[key] = name
+            raise ValueError(text % {"first": repr(twin), "second": repr(name)})
+        seen.append(name)
 
 
 MAX_PILE_VALUE = 999  # a Black Market card's value: a few digits (any column, any page)

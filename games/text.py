@@ -7,6 +7,8 @@ a name display as something it is not. Such text is refused before it is saved.
 
 import unicodedata
 
+import icu  # PyICU: ICU's spoof checker, UTS #39 over Unicode's own confusables data
+
 from games.usertext import BIDI_CONTROLS  # one list: what display strips, input refuses
 
 # Control characters, and the line and paragraph separators (line breaks too).
@@ -33,12 +35,39 @@ def unfit_for_a_name(text: str) -> bool:
     )
 
 
-def name_key(name: str) -> str:
+# Only reads once built, so one checker serves every thread.
+_SPOOF_CHECKER = icu.SpoofChecker()
+
+
+def skeleton(text: str) -> str:
+    """The confusable skeleton of UTS #39 (Unicode's security mechanisms): NFD, each
+    character replaced by its prototype in Unicode's confusables data, NFD again.
+    Two strings with the same skeleton are visually confusable: Cyrillic "Аnn"
+    and "Ann", "Ian" and "lan", "Kim" and "Kirn". ICU keeps the data current."""
+    return _SPOOF_CHECKER.getSkeleton(0, text)
+
+
+def name_keys(name: str) -> tuple[str, str, str]:
     """What a name looks like, for telling names apart: compatibility forms folded
-    (full-width letters, ligatures, no-break spaces), case folded, joiners dropped,
-    spaces collapsed. Two names with the same key would read as one person."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return " ".join("".join(c for c in folded if c not in JOINERS).split())
+    (full-width letters, ligatures, no-break spaces), joiners dropped, spaces
+    collapsed; then its skeleton as written (Cyrillic "Аnn" reads as "Ann"), that
+    of its case-folded form ("ann" reads as "Ann", "ian" as "Ian"), and that of its
+    skeleton case-folded (Greek "ΑΝΝ" reads as "ANN", so as "Ann"). Two names that
+    share a key would read as one person."""
+    plain = unicodedata.normalize("NFKC", name)
+    plain = " ".join("".join(c for c in plain if c not in JOINERS).split())
+    as_written = skeleton(plain)
+    return as_written, skeleton(plain.casefold()), skeleton(as_written.casefold())
+
+
+def look_alike(name: str, others) -> str | None:
+    """The first of ``others`` that would read as ``name`` (see ``name_keys``); None
+    if none does."""
+    keys = name_keys(name)
+    for other in others:
+        if any(mine == theirs for mine, theirs in zip(keys, name_keys(other), strict=True)):
+            return other
+    return None
 
 
 def whole_number(raw: str, digits: int) -> int | None:

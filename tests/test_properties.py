@@ -181,6 +181,38 @@ def test_a_sealed_black_market_choice_tells_the_others_nothing(
         assert check_no_leak(state, events, seat, rnd) == []
 
 
+@quick
+@given(**game_params, skip=st.integers(0, 3))
+def test_a_bag_shown_to_the_sheriff_tells_the_others_nothing(
+    seed, agent_seed, players, edition, skip
+):
+    """Honor among thieves: right after a merchant short of promised bag goods has
+    shown their bag (the ``skip``-th time it happens in the game), the Sheriff (the
+    Deputies of the deal) sees its cards, and no other seat's view or log depends on
+    them."""
+    rnd = random.Random(agent_seed)
+    state, events = new_game(_config(players, edition), seed)
+    agent, shown = RandomPlayers(rnd, every_choice=True), []
+    while not state.is_over() and len(shown) <= skip:
+        try:
+            state, new = apply(state, agent.command(state))
+        except Exception:  # refused commands are part of random play
+            continue
+        events += new
+        shown += [e for e in new if e["type"] == "bag_goods_shown"]
+    if not shown:
+        return
+    last = shown[-1]
+    for seat in [*range(players), None]:
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, rnd) == []
+        line = views.project_event(state, last, seat)
+        assert ("cards" in line) == (seat in last["to"] or seat == last["payer"])
+        if state.phase.kind == "inspection" and not state.is_over():
+            seen = views.view_for(state, seat).get("shown_bags", {})
+            assert (last["payer"] in seen) == (seat in last["to"])
+
+
 def _simultaneous_commands(state, rnd):
     """One random command from every seat the phase still waits for."""
     agent = RandomPlayers(rnd)
@@ -285,6 +317,23 @@ def test_perturbation_checker_catches_a_view_that_reveals_the_deck_order(monkeyp
 
     monkeypatch.setattr("games.engine.invariants.view_for", leaky)
     assert check_no_leak(state, events, 1, random.Random(1)) != []
+
+
+def test_perturbation_checker_catches_a_shown_bag_told_to_the_table(monkeypatch):
+    """A bag shown to the Sheriff alone (honor among thieves), shown to everyone: the
+    view check of another merchant fails."""
+    from builders import offer, start, to_inspection
+
+    state = to_inspection(
+        start(), {1: (["cheese", "pepper", "mead"], "cheese"), 2: (["bread"], "bread")}
+    )
+    state, deal = offer(state, 1, 0, bag_goods={"silk": 1}, passes=[1])
+    state, events = apply(state, {"type": "accept_offer", "seat": 0, "offer": deal, "revision": 1})
+    assert [e["type"] for e in events].count("bag_goods_shown") == 1
+    assert check_view(state, 2) == []
+    to_the_sheriff = views._bags_shown_to
+    monkeypatch.setattr(views, "_bags_shown_to", lambda state, viewer: to_the_sheriff(state, 0))
+    assert check_view(state, 2) != []
 
 
 def test_conservation_checker_catches_a_duplicated_card():

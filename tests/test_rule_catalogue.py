@@ -803,6 +803,61 @@ def test_R37_promised_stand_goods_that_left_the_stand_are_not_paid():
     assert state.gold == [50 + 4 + 3, 47, 46, 50]
 
 
+def test_R89_a_merchant_short_of_promised_bag_goods_shows_the_sheriff_their_bag():
+    """2nd ed, Honor Among Thieves: 'you do not have to pay those Goods (though you must prove
+    you don't have them by showing the cards in your bag and Stand to the Sheriff).' The
+    bag's cards are shown to the Sheriff alone: a recorded fact, in his view and his log;
+    the table hears only that they were shown."""
+    state = to_inspection(
+        start(),
+        {
+            1: (["cheese", "cheese", "pepper"], "cheese"),
+            2: (["bread"], "bread"),
+            3: (["apples"], "apples"),
+        },
+    )
+    bag = sorted(state.bag(1))
+    state, deal = offer(state, 1, SHERIFF, gold=2, bag_goods={"silk": 1, "cheese": 1}, passes=[1])
+    state, events = do_events(state, "accept_offer", seat=SHERIFF, offer=deal, revision=1)
+
+    assert types_in(state, "stand:0") == ["cheese"]  # the cheese is paid, the silk is not
+    [shown] = events_of(events, "bag_goods_shown")
+    assert shown["payer"] == 1 and shown["to"] == [SHERIFF] and shown["deals"] == [deal]
+    assert sorted(shown["cards"]) == bag
+    sheriff_line = project_event(state, shown, SHERIFF)
+    assert sorted(c["type"] for c in sheriff_line["cards"]) == ["cheese", "cheese", "pepper"]
+    [(seat, cards)] = view_for(state, SHERIFF)["shown_bags"].items()
+    assert seat == 1 and sorted(c["id"] for c in cards) == bag
+    assert [c["type"] for c in cards] == ["cheese", "cheese", "pepper"]
+    for seat in (2, 3, None):
+        line = project_event(state, shown, seat)
+        public = {"payer": 1, "to": [SHERIFF], "deals": [deal], "count": 3}
+        assert line == {"seq": shown["seq"], "type": "bag_goods_shown", **public}
+        assert "shown_bags" not in view_for(state, seat)
+    for seat in (SHERIFF, 1, 2, 3, None):
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, random.Random(7)) == []
+
+
+def test_R90_promised_bag_goods_all_paid_or_an_opened_bag_need_no_showing():
+    """2nd ed, Honor Among Thieves: the proof is owed only for goods that are not paid; an
+    inspected bag has been opened before the whole table already."""
+    bags = {
+        1: (["cheese", "pepper"], "cheese"),
+        2: (["bread", "mead"], "bread"),
+        3: (["apples"], "apples"),
+    }
+    state = to_inspection(start(), bags)
+    state, paid = offer(state, 1, SHERIFF, bag_goods={"pepper": 1}, passes=[1])
+    state, events = do_events(state, "accept_offer", seat=SHERIFF, offer=paid, revision=1)
+    assert events_of(events, "bag_goods_shown") == []
+    assert types_in(state, "stand:0") == ["pepper"]
+    state, opened = offer(state, 2, SHERIFF, bag_goods={"silk": 1}, inspects=[2])
+    state, events = do_events(state, "accept_offer", seat=SHERIFF, offer=opened, revision=1)
+    assert events_of(events, "bag_goods_shown") == []
+    assert view_for(state, SHERIFF).get("shown_bags", {}) == {}
+
+
 def test_R38_stale_revision_acceptance_is_refused():
     """Decisions: 'every revision gets a new number, and an acceptance must name the number it
     accepts (a stale acceptance is refused).'"""
@@ -1697,6 +1752,39 @@ def test_R78_every_seat_sees_only_what_it_may_in_a_six_player_game():
             "number": 0,
             "size": 6,
         }
+        assert check_view(state, seat) == []
+        assert check_no_leak(state, events, seat, random.Random(seat or 0)) == []
+
+
+def test_R91_a_merchant_short_of_bag_goods_shows_their_bag_to_the_deputies_of_the_deal():
+    """2nd ed, Honor Among Thieves, with the 6th player rule: the bag is shown to whoever was
+    promised the goods: both Deputies for an offer to "the Deputies" (paid to the Booty),
+    the one Deputy of an offer to one Deputy. Nobody else sees the cards."""
+    bags = {GILBERT: (["cheese", "pepper"], "cheese"), DAVID: (["apples", "mead"], "apples")}
+    state = to_inspection(_six(), bags)
+    state, both = _offer_to(state, GILBERT, "deputies", bag_goods={"silk": 1}, passes=[GILBERT])
+    state = accept(state, JOHN, both)
+    state, events = do_events(state, "accept_offer", seat=MARION, offer=both, revision=1)
+    [shown] = events_of(events, "bag_goods_shown")
+    assert shown["to"] == [JOHN, MARION]
+    for deputy in (JOHN, MARION):
+        [(seat, cards)] = view_for(state, deputy)["shown_bags"].items()
+        assert seat == GILBERT and [c["type"] for c in cards] == ["cheese", "pepper"]
+        cards = project_event(state, shown, deputy)["cards"]
+        assert sorted(c["type"] for c in cards) == ["cheese", "pepper"]
+    for seat in (DAVID, ALAN, WILL, None):
+        assert "cards" not in project_event(state, shown, seat)
+        assert "shown_bags" not in view_for(state, seat)
+
+    state, one = _offer_to(state, DAVID, JOHN, bag_goods={"silk": 1}, passes=[DAVID])
+    state, events = do_events(state, "accept_offer", seat=JOHN, offer=one, revision=1)
+    assert events_of(events, "bag_goods_shown") == []  # the bag is not opened yet
+    state, events = do_events(state, "pass_bag", seat=MARION, bag=DAVID)
+    [shown] = events_of(events, "bag_goods_shown")
+    assert shown["to"] == [JOHN]
+    assert [c["type"] for c in view_for(state, JOHN)["shown_bags"][DAVID]] == ["apples", "mead"]
+    assert DAVID not in view_for(state, MARION).get("shown_bags", {})
+    for seat in [*range(6), None]:
         assert check_view(state, seat) == []
         assert check_no_leak(state, events, seat, random.Random(seat or 0)) == []
 

@@ -71,7 +71,7 @@ def test_a_player_changes_name_zone_language_and_mail(game):
 @pytest.mark.parametrize(
     ("changes", "said"),
     [
-        ({"name": "ann"}, "Another player at this table has that name."),
+        ({"name": "ann"}, "That name reads like “Ann”, another player’s name at this table"),
         ({"name": "Ben\x07"}, "one line of plain text"),
         ({"timezone": "Mars/Olympus"}, "Choose a time zone from the list"),
         ({"language": "xx"}, "Select a valid choice"),

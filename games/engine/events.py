@@ -289,6 +289,13 @@ def _bag_inspected(state: State, event: dict) -> None:
     state.phase.revealed[str(event["seat"])] = json_copy(event["contents"])
 
 
+def _bag_goods_shown(state: State, event: dict) -> None:
+    state.phase.shown[str(event["payer"])] = {
+        "to": json_copy(event["to"]),
+        "cards": json_copy(event["cards"]),
+    }
+
+
 def _bag_goods_settled(state: State, event: dict) -> None:
     phase: Inspection = state.phase
     phase.owed_bag_goods = [o for o in phase.owed_bag_goods if o["payer"] != event["payer"]]
@@ -328,6 +335,7 @@ _HANDLERS = {
     "deal_made": _deal_made,
     "bag_passed": _bag_passed,
     "bag_inspected": _bag_inspected,
+    "bag_goods_shown": _bag_goods_shown,
     "bag_goods_settled": _bag_goods_settled,
     "debt_settled": _log_only,
     "timed_out": _log_only,

@@ -515,7 +515,7 @@ def _pass(run: Run, seat: int, deal) -> None:
     run.emit("bag_passed", seat=seat, deal=deal, count=len(cards))
     # Legal goods go face up; contraband face down (only its count is public).
     move_cards(run, cards, f"bag:{seat}", f"stand:{seat}", "passed")
-    _settle_bag_goods(run, seat, cards)
+    _settle_bag_goods(run, seat, cards, unopened=cards)
 
 
 def _inspect(run: Run, seat: int, pile: int, order, deal, by: list | None = None) -> None:
@@ -557,21 +557,41 @@ def _inspect(run: Run, seat: int, pile: int, order, deal, by: list | None = None
     _settle_bag_goods(run, seat, truthful)
 
 
-def _settle_bag_goods(run: Run, seat: int, reached_stand: list) -> None:
+def _settle_bag_goods(run: Run, seat: int, reached_stand: list, unopened=None) -> None:
     """Pay the bag goods this merchant promised, from the bag cards that reached
-    their stand. Promised goods that do not exist are not paid."""
+    their stand. Promised goods that do not exist are not paid, but the merchant
+    proves it: the books' "showing the cards in your bag ... to the Sheriff". A
+    passed bag's cards (``unopened``) are then shown to whoever was short-changed
+    (the Sheriff; with 6 players the Deputy or Deputies of the deal) and to nobody
+    else; an inspected bag was opened before the whole table already."""
     owed = [o for o in run.state.phase.owed_bag_goods if o["payer"] == seat]
     if not owed:
         return
     available = [c for c in reached_stand if c in set(run.state.stand(seat))]
+    short = []
     for entry in owed:
         paying = []
         for kind, count in entry["goods"].items():
             matching = [c for c in available if run.state.type_of(c) == kind][:count]
             paying.extend(matching)
             available = [c for c in available if c not in matching]
+        if len(paying) < sum(entry["goods"].values()):
+            short.append(entry)
         move_cards(run, paying, f"stand:{seat}", stand_of(entry["to"]), "bribe", reveal=True)
+    if short and unopened:
+        run.emit(
+            "bag_goods_shown",
+            payer=seat,
+            to=sorted({s for e in short for s in _promisees(run.state, e["to"])}),
+            deals=[e["deal"] for e in short],
+            cards=sorted(unopened),
+        )
     run.emit("bag_goods_settled", payer=seat)
+
+
+def _promisees(state, payee_) -> list:
+    """The seats goods paid to ``payee_`` go to: the Booty's are both Deputies'."""
+    return list(state.deputies) if payee_ == BOOTY else [payee_]
 
 
 def end_if_all_decided(run: Run) -> None:

@@ -152,6 +152,9 @@ def _visible_cards(state: State, seat) -> set:
     if phase is not None and phase.kind == "inspection":  # stand cards named in offers
         for offer in phase.offers.values():
             visible.update(offer["terms"]["stand_goods"])
+        for shown in phase.shown.values():  # honor among thieves: a bag shown to its parties
+            if seat in shown["to"]:
+                visible.update(shown["cards"])
     return visible
 
 

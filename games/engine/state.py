@@ -72,6 +72,9 @@ class Inspection:
     deals: list = field(default_factory=list)
     owed_bag_goods: list = field(default_factory=list)  # [{"payer", "to", "goods", "deal"}]
     revealed: dict = field(default_factory=dict)  # str(seat) -> card types of an opened bag
+    # Honor among thieves: a bag shown to those promised goods it did not hold,
+    # str(seat) -> {"to": [seats], "cards": [card ids]}.
+    shown: dict = field(default_factory=dict)
     since: int = 0
     # Bargaining (see inspection.py): merchants who made an offer or said "no offer",
     # sorted so that the order they spoke in leaves no trace; and whether its time is over.

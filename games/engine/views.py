@@ -107,6 +107,9 @@ def view_for(state: State, viewer: int | None) -> dict:
         view["deals"] = [dict(d, terms=_terms_view(state, d["terms"])) for d in phase.deals]
         view["opened_bags"] = {int(seat): list(types) for seat, types in phase.revealed.items()}
         view["bargaining_over"] = phase.bargaining_over
+        shown = _bags_shown_to(state, viewer)
+        if shown:
+            view["shown_bags"] = shown
         if viewer is not None:
             view["offer_moves_left"] = inspection.offer_moves_left(state, viewer)
     if over:
@@ -195,6 +198,15 @@ def _terms_view(state: State, terms: dict) -> dict:
     )
 
 
+def _bags_shown_to(state: State, viewer) -> dict:
+    """Honor among thieves: the bags shown to ``viewer`` alone (see inspection.py)."""
+    return {
+        int(seat): _faces(state, shown["cards"])
+        for seat, shown in state.phase.shown.items()
+        if viewer is not None and viewer in shown["to"]
+    }
+
+
 def _offer_view(state: State, offer: dict) -> dict:
     return dict(offer, terms=_terms_view(state, offer["terms"]))
 
@@ -258,6 +270,12 @@ def project_event(state: State, event: dict, viewer: int | None) -> dict:
             # How many cards go into another seat's bag is its size: sealed.
             "hidden": None if _into_closed_bag(event, viewer) else len(event["cards"]) - len(seen),
         }
+    if kind == "bag_goods_shown":  # the table sees it done; only its parties see the cards
+        public = {**head, "payer": event["payer"], "to": event["to"], "deals": event["deals"]}
+        public["count"] = len(event["cards"])
+        if viewer is not None and (viewer in event["to"] or viewer == event["payer"]):
+            public["cards"] = _faces(state, event["cards"])
+        return public
     if kind in ("set_aside_submitted", "bag_loaded", "black_market_submitted"):
         return dict(event) if viewer == event["seat"] else {**head, "seat": event["seat"]}
     raise ValueError(f"no projection for event type {kind!r}")
