@@ -17,9 +17,8 @@ def healthz(request):
 urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", healthz, name="healthz"),
-    # The ESP's tracking webhooks: /anymail/<esp>/tracking/, answered only for the ESPs
-    # we send through and only once secured (games.webhooks, games.tracking).
-    path("anymail/", include("games.webhooks")),
+    # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
+    path("anymail/", include("games.webhooks")),  # only ours, once secured
     # Browsers ask for /favicon.ico on every site, the admin's pages included.
     path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
     path("", include("games.urls")),
