@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from games import tracking  # noqa: F401  (connects the ESP's tracking webhooks)
+        from games import checks, tracking  # noqa: F401  (the system checks; the ESP's webhooks)

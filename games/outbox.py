@@ -11,29 +11,42 @@ the ESP is called, so sending never holds a lock a move or a deadline needs:
    ``failed`` (a permanent refusal, or OUTBOX_MAX_ATTEMPTS reached). Then, in a
    statement of its own, the seat's news start after what it was just told.
 
-What cannot be known is counted, never hidden: an ESP answer lost on the way
-back (a timeout, a dropped connection), or a worker that died between the ESP
-call and step 3 (the row stays ``sending``; the sweep takes it up after
+What cannot be known is counted, never hidden. Only an answer that proves the
+ESP did not take the message is a clean failure (a 4xx, an SMTP reply code,
+recipients refused, a connection never made); any other error may have come
+after the ESP queued it (a timeout, a gateway's 502/504, a TLS error, an
+exception while reading the answer), and so may a worker that died between the
+ESP call and step 3 (the row stays ``sending``; the sweep takes it up after
 SENDING_GRACE). If the ESP's tracking webhook has since reported the email
-(games.tracking matches it by the key sent along as metadata), it is marked
-sent. Otherwise it is sent again with the same words and the same Message-ID,
-so a mail app folds the copy, and ``in_doubt`` counts it (the admin shows it).
-A retry after a known failure renders the game as it is now: the player gets
-today's table, and the news they have not been told.
+(games.tracking matches it by the ESP's message id or the signed key sent along
+as metadata, and the recipient), it is marked sent. Otherwise it is sent again
+with the same words and the same Message-ID, so a mail app folds the copy, and
+``in_doubt`` counts it (the admin shows it). A retry after a known failure
+renders the game as it is now: the player gets today's table, and the news they
+have not been told.
 """
 
 import logging
 import smtplib
+import socket
 from datetime import timedelta
 
-from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
+import requests
+from anymail.exceptions import (
+    AnymailAPIError,
+    AnymailConfigurationError,
+    AnymailInvalidAddress,
+    AnymailRecipientsRefused,
+    AnymailSerializationError,
+    AnymailUnsupportedFeature,
+)
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import bulk, i18n, rows
+from games import bulk, i18n, rows, tracking
 from games.models import OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -68,7 +81,8 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
         message.attach(attachment["filename"], attachment["content"], attachment["mimetype"])
     # django-anymail reads these; other backends ignore them.
     message.tags = ["game"]
-    message.metadata = {"game": str(email.game_id), "key": email.key}
+    # The key signed: a tracking event quoting it is believed only with our signature.
+    message.metadata = {"game": str(email.game_id), "key": tracking.signed_key(email.key)}
     return message
 
 
@@ -201,13 +215,37 @@ def describe(error: Exception) -> str:
     return f"{type(error).__name__}: {said}"[:2000]
 
 
+# Raised by anymail while it builds the request, before anything is sent.
+BEFORE_SENDING = (
+    AnymailConfigurationError,
+    AnymailInvalidAddress,
+    AnymailSerializationError,
+    AnymailUnsupportedFeature,
+)
+# The connection was never made: nothing reached the ESP.
+NEVER_CONNECTED = (ConnectionRefusedError, socket.gaierror, requests.exceptions.ConnectTimeout)
+
+
 def answer_lost(error: Exception) -> bool:
-    """Did the ESP perhaps take the message, its answer lost on the way back?"""
-    if isinstance(error, AnymailAPIError):
-        return getattr(error, "response", None) is None and error.status_code is None
+    """Did the ESP perhaps take the message, its answer lost on the way back?
+
+    Yes, unless the answer proves it did not: a gateway's 502/504, a TLS error or
+    an exception while reading the answer can all come after the ESP queued it."""
+    return not refused_before_taking(error)
+
+
+def refused_before_taking(error: Exception) -> bool:
+    """The ESP's own answer (or a connection never made) says it has not the message."""
+    if isinstance(error, (AnymailRecipientsRefused, smtplib.SMTPRecipientsRefused)):
+        return True
     if isinstance(error, smtplib.SMTPResponseException):
-        return False  # the server answered with a code
-    return isinstance(error, (TimeoutError, ConnectionError, smtplib.SMTPServerDisconnected))
+        # A reply code to a command or to the end of the data: not accepted (RFC 5321).
+        return True
+    if isinstance(error, AnymailAPIError):
+        status = getattr(error, "status_code", None)
+        if status is not None and 400 <= status < 500:
+            return True  # the ESP read the request and refused it
+    return isinstance(error, BEFORE_SENDING + NEVER_CONNECTED)
 
 
 def is_permanent(error: Exception) -> bool:

@@ -1,6 +1,12 @@
 """What the ESP says happened to an email after it took it: anymail's tracking
 webhooks (at /anymail/<esp>/tracking/, authenticated by ANYMAIL_WEBHOOK_SECRET
-and the ESP's own signature), stored once per event and matched to the outbox.
+and the ESP's own signature: games.webhooks), stored once per event and matched
+to the outbox.
+
+An event is matched to an email by the recipient it names together with the
+ESP's own id of the message, or with the key we sent along as metadata. That key
+is signed with SECRET_KEY: a player sees their own seat's key (in the
+Message-ID), and could otherwise name another seat's email in a forged event.
 
 A hard bounce, a rejection or a complaint makes the seat's address
 undeliverable: nothing more is sent to it (pending emails fail at once) and the
@@ -8,10 +14,12 @@ organizer is told, with the game's admin page, so they can fix the address or
 replace the player. Deliveries and auto-replies are shown on the seat.
 """
 
+import contextvars
 import hashlib
 import logging
 
 from anymail.signals import tracking
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.utils import timezone
@@ -34,20 +42,49 @@ def event_id(esp: str, event) -> str:
     return hashlib.sha256(f"{esp}|{seen}".encode()).hexdigest()
 
 
+# Keeps these signatures apart from every other use of SECRET_KEY.
+KEY_SIGNER = signing.Signer(salt="games.tracking.outbox-key")
+
+
+def signed_key(key: str) -> str:
+    """The outbox key as sent to the ESP: the key and our signature of it."""
+    return KEY_SIGNER.sign(key)
+
+
+def key_from(signed) -> str | None:
+    """The outbox key a signed one carries; None if it is not ours."""
+    if not isinstance(signed, str):
+        return None
+    try:
+        return KEY_SIGNER.unsign(signed)
+    except signing.BadSignature:
+        return None
+
+
 def matching_email(event) -> OutboxEmail | None:
-    """Our metadata travels with the message (the outbox's key); else the ESP's id."""
-    key = (event.metadata or {}).get("key")
-    if key:
-        found = OutboxEmail.objects.filter(key=key).first()
+    """The email the event is about: sent to its recipient, and named either by
+    the ESP's id of the message or by our signed key (the ESP has no id for an
+    email whose answer was lost)."""
+    recipient = (event.recipient or "").strip()
+    if not recipient:
+        return None
+    to_them = OutboxEmail.objects.filter(to__iexact=recipient)
+    if event.message_id:
+        found = to_them.filter(provider_message_id=str(event.message_id)).first()
         if found:
             return found
-    if event.message_id:
-        return OutboxEmail.objects.filter(provider_message_id=str(event.message_id)).first()
-    return None
+    key = key_from((event.metadata or {}).get("key"))
+    return to_them.filter(key=key).first() if key else None
+
+
+# Set once the webhook's body is read and an event is being stored (games.webhooks
+# answers an error before then with a 400, one after with a 500 the ESP retries).
+RECORDING = contextvars.ContextVar("tracking_recording", default=False)
 
 
 @receiver(tracking)
 def on_tracking(sender, event, esp_name: str, **kwargs) -> None:
+    RECORDING.set(True)
     record(esp_name, event)
 
 

@@ -258,6 +258,10 @@ ANYMAIL = {
     if key.startswith("ANYMAIL_")
 }
 DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
+# The ESPs whose tracking webhooks (/anymail/<esp>/tracking/) are answered, besides the
+# one of an anymail EMAIL_BACKEND: e.g. "mailgun" when sending through its SMTP relay.
+# Each needs ANYMAIL_WEBHOOK_SECRET and the ESP's signing key (games/webhooks.py).
+TRACKING_ESPS = env_list("TRACKING_ESPS")
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)

@@ -33,7 +33,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("healthz/backlog", healthz_backlog, name="healthz-backlog"),
     # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
-    path("anymail/", include("anymail.urls")),
+    path("anymail/", include("games.webhooks")),  # only ours, once secured
     # Browsers ask for /favicon.ico on every site, the admin's pages included.
     path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
     path("", include("games.urls")),

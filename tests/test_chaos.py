@@ -93,8 +93,50 @@ def test_the_flaky_esp_logs_what_it_took_and_loses_answers_as_told(tmp_path, mon
 
     monkeypatch.setenv("FLAKY_MAIL_LOSE", "0")
     monkeypatch.setenv("FLAKY_MAIL_FAIL", "1")
-    other = OutboxEmail.objects.filter(game=game).exclude(pk=email.pk).first()
-    assert outbox.deliver(other.pk) == "failed"  # refused: not taken, not in doubt
+    refused = []
+    for other in OutboxEmail.objects.filter(game=game).exclude(pk=email.pk):
+        assert outbox.deliver(other.pk) == "failed"  # refused: not taken, not in doubt
+        other.refresh_from_db()
+        assert not other.uncertain
+        refused.append(other.last_error)
     assert len(log.read_text().splitlines()) == 1
-    other.refresh_from_db()
-    assert not other.uncertain and "451" in other.last_error
+    assert all("451" in error or "429" in error for error in refused)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("timeout", "TimeoutError"),
+        ("504", "504"),
+        ("tls", "SSLEOFError"),
+        ("crash", "RuntimeError"),
+    ],
+)
+def test_each_way_the_flaky_esp_loses_an_answer_leaves_the_email_in_doubt(
+    tmp_path, monkeypatch, settings, kind, said
+):
+    """The ways an HTTP ESP's answer is lost after it queued the message (issue 31):
+    the outbox counts every one of them as a possible duplicate."""
+    from django.core import mail
+
+    from games import outbox
+    from games.models import OutboxEmail
+    from tests.test_deadline_service import new_game
+
+    log = tmp_path / "mail.jsonl"
+    monkeypatch.setenv("FLAKY_MAIL_LOG", str(log))
+    monkeypatch.setenv("FLAKY_MAIL_LOSE", "1")
+    monkeypatch.setenv("FLAKY_MAIL_LOSE_KINDS", kind)
+    settings.EMAIL_BACKEND = "games.flakymail.EmailBackend"
+    email = OutboxEmail.objects.filter(game=new_game()).first()
+    assert outbox.deliver(email.pk) == "failed"
+    email.refresh_from_db()
+    assert email.uncertain and said in email.last_error
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert outbox.deliver(email.pk, now=email.next_attempt_at) == "sent"
+    email.refresh_from_db()
+    assert email.in_doubt == 1  # the copy the player may get twice is counted
+    [line] = [json.loads(x) for x in log.read_text().splitlines()]
+    assert line["key"] == email.key
+    assert mail.outbox[0].extra_headers["Message-ID"] == line["message_id"]

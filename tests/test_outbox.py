@@ -1,12 +1,15 @@
 """The outbox's states under ESP failures: what is known is retried or given up,
-what is not known is sent again under the same Message-ID and counted."""
+what is not known is sent again under the same Message-ID and counted. Only an
+answer that proves the ESP did not take the message is known."""
 
 import smtplib
+import socket
+import ssl
 from datetime import timedelta
 
 import pytest
 import requests
-from anymail.exceptions import AnymailAPIError, AnymailRecipientsRefused
+from anymail.exceptions import AnymailAPIError, AnymailInvalidAddress, AnymailRecipientsRefused
 from django.core import mail
 from django.utils import timezone
 
@@ -47,7 +50,7 @@ def esp_works(monkeypatch):
 def test_a_sent_email_moves_the_seats_news_on_and_a_failed_one_does_not(monkeypatch):
     game = new_game()
     email = first_email(game)
-    esp_fails(monkeypatch, api_error(503))
+    esp_fails(monkeypatch, api_error(429))
     assert outbox.deliver(email.pk) == "failed"
     assert Seat.objects.get(pk=email.seat_id).notified_seq == 0  # not told anything yet
     esp_works(monkeypatch)
@@ -57,10 +60,22 @@ def test_a_sent_email_moves_the_seats_news_on_and_a_failed_one_does_not(monkeypa
     assert Seat.objects.get(pk=email.seat_id).notified_seq == email.rendered_version
 
 
-def test_a_known_failure_is_retried_with_the_game_as_it_is_then(monkeypatch):
+@pytest.mark.parametrize(
+    "error",
+    [
+        api_error(429),
+        smtplib.SMTPDataError(451, b"try again later"),
+        smtplib.SMTPSenderRefused(421, b"busy", "sheriff@localhost"),
+        ConnectionRefusedError("nothing listens there"),
+        socket.gaierror("no such host"),
+        requests.exceptions.ConnectTimeout("the connection was never made"),
+        AnymailInvalidAddress("not an address"),
+    ],
+)
+def test_a_known_failure_is_retried_with_the_game_as_it_is_then(monkeypatch, error):
     game = new_game()
     email = first_email(game)
-    esp_fails(monkeypatch, api_error(503))
+    esp_fails(monkeypatch, error)
     assert outbox.deliver(email.pk) == "failed"
     email.refresh_from_db()
     assert email.status == "pending" and not email.uncertain and email.rendered_at is None
@@ -82,6 +97,16 @@ def test_a_known_failure_is_retried_with_the_game_as_it_is_then(monkeypatch):
         TimeoutError("read timed out"),
         AnymailAPIError("no answer"),  # a lost connection: no status, no response
         smtplib.SMTPServerDisconnected("gone after DATA"),
+        # A gateway in front of the ESP, after the ESP queued the message (issue 31).
+        api_error(504),
+        api_error(502),
+        api_error(500),
+        api_error(503),
+        api_error(200),  # "invalid JSON in the ESP's answer": it answered, with success
+        ssl.SSLEOFError(8, "EOF occurred in violation of protocol"),
+        requests.exceptions.ReadTimeout("the answer did not come"),
+        RuntimeError("the answer could not be read"),
+        KeyError("id"),
     ],
 )
 def test_a_lost_answer_is_sent_again_as_it_was_and_counted(monkeypatch, error):

@@ -1,6 +1,8 @@
 """The ESP's tracking webhooks, as Mailgun and Postmark post them: stored once,
 matched to the outbox; a hard bounce stops mail to the address and alerts the
-organizer; deliveries and auto-replies show on the seat."""
+organizer; deliveries and auto-replies show on the seat. Only a secured webhook of
+an ESP we send through is answered, an event names its email by the ESP's id or
+our signed key *and* the recipient, and a body that cannot be read is a 400."""
 
 import base64
 import hashlib
@@ -12,7 +14,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games import outbox, services
+from games import outbox, services, tracking
 from games.models import DeliveryEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 
@@ -26,11 +28,13 @@ PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "
 @pytest.fixture(autouse=True)
 def webhook_settings(settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET, "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
+    settings.TRACKING_ESPS = ["postmark", "mailgun"]
 
 
 def client() -> Client:
     auth = base64.b64encode(SECRET.encode()).decode()
-    return Client(HTTP_AUTHORIZATION=f"Basic {auth}")
+    # A 500 is an answer here, not an exception in the test.
+    return Client(HTTP_AUTHORIZATION=f"Basic {auth}", raise_request_exception=False)
 
 
 def started(organizer_email="org@example.org"):
@@ -65,19 +69,18 @@ def postmark_bounce(email: OutboxEmail, bounce_id: int = 4323372036854775807) ->
         "Details": "smtp;550 5.1.1 The email account that you tried to reach does not exist.",
         "Inactive": True,
         "CanActivate": True,
-        "Metadata": {"game": str(email.game_id), "key": email.key},
+        "Metadata": {"game": str(email.game_id), "key": tracking.signed_key(email.key)},
     }
 
 
-def mailgun(event_data: dict):
+def mailgun(event_data: dict | None):
     timestamp, token = str(int(time.time())), "a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de0"
     signature = hmac.new(
         SIGNING_KEY.encode(), (timestamp + token).encode(), hashlib.sha256
     ).hexdigest()
-    body = {
-        "signature": {"timestamp": timestamp, "token": token, "signature": signature},
-        "event-data": event_data,
-    }
+    body = {"signature": {"timestamp": timestamp, "token": token, "signature": signature}}
+    if event_data is not None:
+        body["event-data"] = event_data
     return client().post(
         "/anymail/mailgun/tracking/", json.dumps(body), content_type="application/json"
     )
@@ -90,7 +93,7 @@ def mailgun_event(email: OutboxEmail, event: str, **extra) -> dict:
         "timestamp": 1795435200.0,
         "recipient": email.to,
         "message": {"headers": {"message-id": email.provider_message_id or "x@mg"}},
-        "user-variables": {"game": str(email.game_id), "key": email.key},
+        "user-variables": {"game": str(email.game_id), "key": tracking.signed_key(email.key)},
         **extra,
     }
 
@@ -142,7 +145,7 @@ def test_postmark_delivery_and_mailgun_events_show_on_the_seat_and_in_the_admin(
         "Recipient": email.to,
         "DeliveredAt": "2026-11-23T10:00:00Z",
         "Details": "Test delivery webhook details",
-        "Metadata": {"key": email.key},
+        "Metadata": {"key": tracking.signed_key(email.key)},
         "ServerID": 23,
         "Tag": "",
     }
@@ -205,7 +208,7 @@ def test_an_email_whose_answer_was_lost_is_not_sent_again_once_the_esp_reports_i
         "Recipient": email.to,
         "DeliveredAt": "2026-11-23T10:00:00Z",
         "Details": "delivered",
-        "Metadata": {"key": email.key},
+        "Metadata": {"key": tracking.signed_key(email.key)},
     }
     assert postmark(delivered).status_code == 200
     mail.outbox.clear()
@@ -237,3 +240,119 @@ def test_the_anymail_test_backends_send_and_tracking_signal_match_by_message_id(
     assert stored.email == email
     seat = Seat.objects.get(pk=email.seat_id)
     assert seat.undeliverable_at is not None and "no such user" in seat.last_failure
+
+
+# -- what a forger can and cannot do (issue 31) ------------------------------------------
+
+
+def ben_is_deliverable(email: OutboxEmail) -> bool:
+    return Seat.objects.get(pk=email.seat_id).undeliverable_at is None
+
+
+def test_without_the_secret_an_unsigned_bounce_is_refused(settings):
+    """A site that forgot ANYMAIL_WEBHOOK_SECRET: anymail alone would believe anyone."""
+    settings.ANYMAIL = {}
+    _, email = started()
+    forged = Client(raise_request_exception=False).post(
+        "/anymail/postmark/tracking/",
+        json.dumps(postmark_bounce(email)),
+        content_type="application/json",
+    )
+    assert forged.status_code == 400
+    assert DeliveryEvent.objects.count() == 0 and ben_is_deliverable(email)
+
+
+def test_a_signed_webhook_naming_a_guessed_key_touches_no_seat():
+    """A player reads their own key in their Message-ID and guesses another seat's;
+    even through the ESP's signed webhook that key (unsigned) names no email."""
+    _, email = started()
+    bounce = postmark_bounce(email)
+    bounce["MessageID"] = "not-one-of-ours"
+    bounce["Metadata"] = {"game": str(email.game_id), "key": email.key}  # not signed
+    assert postmark(bounce).status_code == 200
+    assert DeliveryEvent.objects.get().email is None  # kept, matched to nothing
+    assert ben_is_deliverable(email)
+
+
+def test_a_replayed_event_counts_once_and_cannot_be_retargeted():
+    game, email = started()
+    ann = OutboxEmail.objects.get(game=game, seat__index=0)
+    bounce = mailgun_event(ann, "failed", severity="permanent", reason="bounce")
+    bounce["delivery-status"] = {"code": 550, "message": "No such user"}
+    assert mailgun(bounce).status_code == 200
+    assert mailgun(bounce).status_code == 200  # the same event, replayed
+    assert DeliveryEvent.objects.count() == 1
+    deliver_pending()
+    assert len([m for m in mail.outbox if m.to == ["org@example.org"]]) == 1
+    # Mailgun signs a timestamp and a token, not the event: a captured request's
+    # signature carried over to an event about Ben (the token is the event's id).
+    retargeted = {**bounce, "id": "replayed-about-ben", "recipient": email.to}
+    assert mailgun(retargeted).status_code == 200
+    assert DeliveryEvent.objects.count() == 1 and ben_is_deliverable(email)
+    # Nor can the same words through Postmark name Ben's email with Ann's signed key.
+    about_ben = {**postmark_bounce(ann), "Email": email.to, "ID": 77}
+    assert postmark(about_ben).status_code == 200
+    assert DeliveryEvent.objects.get(esp="Postmark").email is None
+    assert ben_is_deliverable(email)
+
+
+def test_an_event_for_another_games_message_stays_with_that_game():
+    """Ben plays two games at one address; a bounce of the second game's email (by the
+    ESP's id), whatever key it carries, says nothing of the first game's email."""
+    _, first = started()
+    second_game = services.create_game(name="Other", players=PLAYERS, config={"edition": 2})
+    deliver_pending()
+    second = OutboxEmail.objects.get(game=second_game, seat__index=1)
+    OutboxEmail.objects.filter(pk=second.pk).update(provider_message_id="pm-second")
+    OutboxEmail.objects.filter(pk=first.pk).update(provider_message_id="pm-first")
+    bounce = postmark_bounce(first)  # the first game's signed key in the metadata...
+    bounce["MessageID"] = "pm-second"  # ...on the second game's message
+    assert postmark(bounce).status_code == 200
+    assert DeliveryEvent.objects.get().email_id == second.pk
+    assert ben_is_deliverable(first)
+    assert not ben_is_deliverable(second)
+
+
+@pytest.mark.parametrize(
+    "path, body, content_type",
+    [
+        ("/anymail/postmark/tracking/", "", "application/json"),
+        ("/anymail/postmark/tracking/", "{not json", "application/json"),
+        ("/anymail/postmark/tracking/", '["a list"]', "application/json"),
+        ("/anymail/postmark/tracking/", "RecordType=Bounce", "application/x-www-form-urlencoded"),
+        ("/anymail/mailgun/tracking/", "", "application/json"),
+        ("/anymail/mailgun/tracking/", "{}", "application/json"),
+        ("/anymail/sparkpost/tracking/", "[]", "application/json"),  # not an ESP of ours
+        ("/anymail/mailjet/tracking/", "{not json", "application/json"),
+    ],
+)
+def test_a_malformed_body_or_an_esp_we_do_not_use_is_a_400(path, body, content_type):
+    started()
+    response = client().post(path, body, content_type=content_type)
+    assert response.status_code == 400
+    assert DeliveryEvent.objects.count() == 0
+
+
+def test_a_signed_mailgun_post_without_its_event_is_a_400():
+    started()
+    assert mailgun(None).status_code == 400
+
+
+def test_an_esp_without_its_signing_key_is_not_answered(settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": SECRET}  # no MAILGUN_WEBHOOK_SIGNING_KEY
+    _, email = started()
+    event = mailgun_event(email, "failed", severity="permanent", reason="bounce")
+    assert mailgun(event).status_code == 400
+    assert ben_is_deliverable(email)
+
+
+def test_failing_to_store_a_real_event_is_a_500_the_esp_retries(monkeypatch):
+    from django.db import DatabaseError
+
+    _, email = started()
+
+    def broken(esp, event):
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(tracking, "record", broken)
+    assert postmark(postmark_bounce(email)).status_code == 500

@@ -3,15 +3,17 @@ knocked about, then counted.
 
 Starts gunicorn, the two Celery workers (emails, deadlines) and beat on the
 configured PostgreSQL and Redis, with an ESP that refuses a share of the
-messages and loses the answer to another share (games/flakymail.py, which logs
-every message it took). Creates N games whose phases get a deadline a few
-seconds after they start (the drill moves each new deadline in; the organizer's
-settings allow no less than a minute), and plays them with random legal moves
-through the seat pages (GET the page, POST its form, as a browser does); some
-seats sleep through a phase so that deadlines fall. Meanwhile, in turn: kill -9
-of a Celery process or a web worker it started (and start a dead one again, as
-a process manager would), kill -9 of beat, FLUSHDB of its Redis database,
-pg_terminate_backend of the other connections to its database.
+messages and loses the answer to another share after taking them: a timeout, a
+gateway's 504, a broken TLS connection or an unexpected exception, as
+--lose-kinds says (games/flakymail.py, which logs every message it took).
+Creates N games whose phases get a deadline a few seconds after they start (the
+drill moves each new deadline in; the organizer's settings allow no less than a
+minute), and plays them with random legal moves through the seat pages (GET the
+page, POST its form, as a browser does); some seats sleep through a phase so
+that deadlines fall. Meanwhile, in turn: kill -9 of a Celery process or a web
+worker it started (and start a dead one again, as a process manager would),
+kill -9 of beat, FLUSHDB of its Redis database, pg_terminate_backend of the
+other connections to its database.
 
 Then it prints: games finished or stuck, invariant violations (replay equals
 the snapshot, conservation, the engine's checks), emails owed / delivered once
@@ -51,7 +53,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import engine, links, services
+from games import engine, flakymail, links, services
 from games.engine.invariants import check_state
 from games.engine.simulate import RandomPlayers
 from games.management.commands.bench_deadlines import percentile
@@ -174,6 +176,11 @@ class Command(BaseCommand):
         parser.add_argument("--faults", default=",".join(FAULTS), help=f"of {', '.join(FAULTS)}")
         parser.add_argument("--fail", type=float, default=0.3, help="share of sends refused")
         parser.add_argument("--lose", type=float, default=0.05, help="share of answers lost")
+        parser.add_argument(
+            "--lose-kinds",
+            default=",".join(flakymail.LOSE_KINDS),
+            help=f"how answers are lost, of {', '.join(flakymail.LOSE_KINDS)}",
+        )
         parser.add_argument("--players-threads", type=int, default=4)
         parser.add_argument("--port", type=int, default=8765)
         parser.add_argument("--seed", type=int, default=None)
@@ -194,6 +201,7 @@ class Command(BaseCommand):
             "FLAKY_MAIL_LOG": str(tmp / "mail.jsonl"),
             "FLAKY_MAIL_FAIL": str(options["fail"]),
             "FLAKY_MAIL_LOSE": str(options["lose"]),
+            "FLAKY_MAIL_LOSE_KINDS": options["lose_kinds"],
             "OUTBOX_FIRST_RETRY_SECONDS": "5",
             "OUTBOX_SENDING_GRACE_SECONDS": "20",
             "SITE_URL": base,
@@ -433,6 +441,9 @@ class Command(BaseCommand):
         unknown = set(faults) - set(FAULTS)
         if unknown:
             raise CommandError(f"unknown faults: {', '.join(sorted(unknown))}")
+        kinds = {k.strip() for k in options["lose_kinds"].split(",") if k.strip()}
+        if not kinds or kinds - set(flakymail.LOSE_KINDS):
+            raise CommandError(f"--lose-kinds: choose among {', '.join(flakymail.LOSE_KINDS)}")
         rnd = random.Random(options["seed"])
         tmp = Path(tempfile.mkdtemp(prefix="chaos-"))
         self.prefix = f"drill-{uuid.uuid4().hex[:6]}-"
@@ -529,4 +540,7 @@ class Command(BaseCommand):
                 f"deadline lateness: p50 {percentile(late, 50):.2f} s, "
                 f"p99 {percentile(late, 99):.2f} s, max {max(late):.2f} s ({len(late)} deadlines)"
             )
-        self.say(f"ESP settings: {options['fail']:.0%} refused, {options['lose']:.0%} answers lost")
+        self.say(
+            f"ESP settings: {options['fail']:.0%} refused, {options['lose']:.0%} answers lost "
+            f"({options['lose_kinds']})"
+        )
