@@ -133,7 +133,7 @@ def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_ga
     replace_ben(game)
     deliver_pending()
     [told] = [m for m in mail.outbox if m.to == ["ben@example.org"]]
-    assert told.subject == "Sheriff of Nottingham: Notices"
+    assert told.subject == "News: Notices, round 1"  # with the news Ben had of the round
     for text in (told.body, html_of(told)):
         assert "gave your seat to someone else" in text and "Ben" in text
         assert "old links to the game no longer work" in text
@@ -142,7 +142,7 @@ def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_ga
         assert "Hand" not in text and "gold" not in text and "Bea" not in text
         assert not any(card.label in text for card in CARD_TYPES.values())
     assert not told.attachments
-    assert told.extra_headers["In-Reply-To"].startswith(f"<{game.thread_token}.s1@")
+    assert told.extra_headers["In-Reply-To"].startswith(f"<{game.thread_token}.s1.r1.news@")
 
 
 def test_without_an_organizer_address_the_replaced_player_is_told_to_ask_the_organizer(game):
