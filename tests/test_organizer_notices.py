@@ -163,3 +163,21 @@ def test_the_replaced_players_email_is_owed_only_with_the_replacement(game):
 def test_a_seat_given_again_to_the_same_address_sends_no_farewell(game):
     replace_ben(game, email="BEN@example.org")
     assert not OutboxEmail.objects.filter(kind="replaced").exists()
+
+
+def subjects() -> dict:
+    deliver_pending()
+    found = {m.to[0].split("@")[0].capitalize(): m.subject for m in mail.outbox}
+    mail.outbox.clear()
+    return found
+
+
+def test_a_halted_game_asks_no_move_in_its_subjects(game):
+    """Ben's market choice is awaited, but a paused game takes no move: its emails
+    are news; a cancelled game's last email says so first."""
+    services.pause(game.pk, expected_version=game.version)
+    assert subjects()["Ben"] == "News: Notices, round 1"
+    services.resume(game.pk, expected_version=fresh(game).version)
+    assert subjects()["Ben"] == "Your move: Notices, round 1"
+    services.cancel(game.pk, expected_version=fresh(game).version)
+    assert set(subjects().values()) == {"Cancelled: Notices"}
