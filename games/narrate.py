@@ -280,18 +280,11 @@ PAUSED_ITSELF = "The game paused itself: nobody moved for "
 
 
 def listed(parts: list) -> str:
-    """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you' ('Ann, Ben y tú')."""
+    """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you' ('Ann, Ben y tú'): the one way
+    names (and a deal's actions) are joined in a sentence, pages and emails alike."""
     if len(parts) < 2:
         return "".join(parts)
     return _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
-
-
-def each_and(parts: list) -> str:
-    """['a', 'b', 'c'] -> 'a and b and c': a deal's actions, the winners."""
-    text = parts[0] if parts else ""
-    for part in parts[1:]:
-        text = _("%(first)s and %(last)s") % {"first": text, "last": part}
-    return text
 
 
 def goods(types: list) -> str:
@@ -800,12 +793,12 @@ class Narrator:
         if parts["promise"]:
             gives = [*gives, _("a promise: “%(promise)s”") % {"promise": parts["promise"]}]
         text = _("%(gives)s if the Sheriff will %(does)s")
-        return text % {"gives": " + ".join(gives) or nothing(), "does": each_and(parts["does"])}
+        return text % {"gives": " + ".join(gives) or nothing(), "does": listed(parts["does"])}
 
     def _deal_terms(self, parts: dict, *, both: bool) -> str:
         """Six players: '5 gold[, paid to the Booty, for both Deputies] to let Ann's bag
         pass[, with a promise: “…”]'; ``both``: the offer binds both Deputies."""
-        values = {"gives": " + ".join(parts["gives"]), "does": each_and(parts["does"])}
+        values = {"gives": " + ".join(parts["gives"]), "does": listed(parts["does"])}
         if not both:
             values["gives"] = values["gives"] or nothing()
             text = _("%(gives)s to %(does)s") % values
@@ -1072,7 +1065,7 @@ class Narrator:
             "The game is over. Winner: %(winners)s. Secret seed revealed: %(seed)s",
             "The game is over. Winner: %(winners)s. Secret seed revealed: %(seed)s",
             len(winners),
-        ) % {"winners": each_and(winners), "seed": e["seed"]}
+        ) % {"winners": listed(winners), "seed": e["seed"]}
 
 
 # What a decision or a deal did: shown on the page after the move and, for a whole

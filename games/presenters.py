@@ -31,7 +31,7 @@ from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
 from games.i18n import kept_per_language
-from games.narrate import Narrator, counted, deal_parties, goods, idle_for, terms_parts
+from games.narrate import Narrator, counted, deal_parties, goods, idle_for, listed, terms_parts
 from games.roles import (
     DEPUTIES,
     bound_by,
@@ -323,23 +323,13 @@ YOU = pgettext_lazy("subject", "you")
 YOU_AFTER = pgettext_lazy("after a preposition", "you")
 
 
-def and_list(parts: list) -> str:
-    """Names as a sentence lists them: "Ann and Ben"; three as "Ann and Ben and Cid"
-    in English, "Ana, Ben y Cid" in Spanish."""
-    if len(parts) < 2:
-        return "".join(parts)
-    between = pgettext("joins the names of a list, but the last two", " and ")
-    last = pgettext("joins the last two names of a list", " and ")
-    return between.join(parts[:-1]) + last + parts[-1]
-
-
 def game_over_hint(view: dict, names: list) -> str:
     """Who won, said to this seat."""
     me = view["me"]["seat"]
     winners = [s["seat"] for s in view["scores"] if s["winner"]]
     if winners == [me]:
         return _("The game is over. You won — well done!")
-    named = capfirst(and_list([str(YOU) if s == me else names[s] for s in winners]))
+    named = capfirst(listed([str(YOU) if s == me else names[s] for s in winners]))
     if me in winners:
         return _("The game is over. %(names)s won — well done!") % {"names": named}
     return ngettext(
@@ -405,7 +395,7 @@ def inspector_hint(view: dict, names: list, bargaining_until, my_turn: bool) -> 
             ask = pgettext("what a move asks", "bargain, then call the bags")
         else:
             ask = pgettext("what a move asks", "bargain, then decide the bags")
-        who = {"names": and_list([names[s] for s in waiting])}
+        who = {"names": listed([names[s] for s in waiting])}
         hint = " ".join(
             [
                 bargaining_first(six, bargaining_until),
@@ -533,7 +523,7 @@ def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
         "Every bag is decided. %(names)s may still claim from the Black Market; then the "
         "round ends.",
         len(others),
-    ) % {"names": and_list(others)}
+    ) % {"names": listed(others)}
 
 
 def next_email(view: dict, kind: str) -> str:
@@ -1210,8 +1200,8 @@ def agreement(offer: dict, names: list, me: int) -> str:
         return ""
     seats = sorted({offer["payer"], *offer["deputies"]} - {offer["proposer"]})
     name = {seat: str(YOU_AFTER) if seat == me else names[seat] for seat in seats}
-    done = and_list([name[s] for s in seats if s in offer.get("accepted", [])])
-    left = and_list([name[s] for s in seats if s not in offer.get("accepted", [])])
+    done = listed([name[s] for s in seats if s in offer.get("accepted", [])])
+    left = listed([name[s] for s in seats if s not in offer.get("accepted", [])])
     if done:
         return _("Accepted by %(done)s; waiting for %(left)s to accept.") % {
             "done": done,
