@@ -13,10 +13,12 @@ from collections import OrderedDict
 from datetime import UTC
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
+from django.utils.timesince import timeuntil
 from django.utils.translation import (
     get_language,
     gettext_lazy,
@@ -1369,7 +1371,19 @@ def deadline(when, tz_name: str) -> dict | None:
         "short": date_format(local, short),
         "utc": _("%(when)s UTC") % {"when": date_format(utc, short)},
         "is_utc": tz_name == "UTC",
+        "countdown": countdown(when),  # for a deadline still to come
     }
+
+
+def countdown(when, now=None) -> str:
+    """How long until a deadline, as a page says it: "in 2 hours, 5 minutes"; under
+    a minute, never "in 0 minutes"; past, the game moves on at its next sweep."""
+    seconds = (when - (now or timezone.now())).total_seconds()
+    if seconds <= 0:
+        return _("any moment now")
+    if seconds < 60:
+        return _("in less than a minute")
+    return _("in %(time)s") % {"time": timeuntil(when, now)}
 
 
 class _Narrated:
