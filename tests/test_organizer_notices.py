@@ -83,6 +83,21 @@ def test_a_cancel_is_emailed(game):
     assert all("The organizer cancelled this game on" in b for b in bodies.values())
 
 
+def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
+    """Ben was to choose his market cards: once the game stops, his table says why
+    and no longer tells him what to do."""
+    path = path_of(game.seats.get(index=1))
+    instruction = "Choose up to 5 cards to set aside."
+    assert instruction in Client().get(path).content.decode()
+    services.pause(game.pk, expected_version=game.version)
+    html = Client().get(path).content.decode()
+    assert "Paused by the organizer since" in html and instruction not in html
+    services.resume(game.pk, expected_version=fresh(game).version)
+    services.cancel(game.pk, expected_version=fresh(game).version)
+    html = Client().get(path).content.decode()
+    assert "The organizer cancelled this game on" in html and instruction not in html
+
+
 def test_advance_now_is_not_the_players_miss(game):
     services.advance_now(game.pk, expected_version=game.version)
     assert fresh(game).engine_state().phase.kind == "load"
