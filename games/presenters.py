@@ -599,7 +599,7 @@ def table(view: dict, names: list, away: dict | None = None) -> list:
                 "bag_status": bag_status(p),
                 "bag_waiting": p.get("bag_status") == "waiting",
                 "calls": bag_calls(view, names, p),
-                "status": str(SEAT_STATUS.get(status, "")),
+                "status": status_word(status, seat == view["me"]["seat"]),
                 "status_key": status,  # the badge's style
                 "away": (away or {}).get(seat, ""),
             }
@@ -647,6 +647,18 @@ SEAT_STATUS = {
     "calling-bags": pgettext_lazy("a seat", "calling bags"),
     "deciding": pgettext_lazy("a seat", "deciding"),
 }
+
+
+# The reader's own row, where a language tells "you" from "them" (Spanish "te toca").
+MY_SEAT_STATUS = {
+    "to-play": pgettext_lazy("your own seat", "to play"),
+    "to-offer-or-say-no-offer": pgettext_lazy("your own seat", "to offer or say no offer"),
+}
+
+
+def status_word(status: str, own: bool) -> str:
+    """The word on a row for a key of SEAT_STATUS; ``own``: the reader's row."""
+    return str((own and MY_SEAT_STATUS.get(status)) or SEAT_STATUS.get(status, ""))
 
 
 def seat_status(view: dict, p: dict) -> str:

@@ -216,3 +216,17 @@ def test_numbers_read_alike_in_every_language_so_the_page_prints_them_as_they_ar
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
             assert [formats.localize(n) for n in (0, 7, 999, 12345)] == ["0", "7", "999", "12345"]
+
+
+@pytest.mark.django_db
+def test_a_spanish_reader_s_own_row_says_te_toca():
+    """In the market every merchant is to play: the others' rows say "le toca", the
+    reader's own "te toca" (Spanish tells "you" from "them")."""
+    game = start_game()
+    ben = game.seats.get(index=1)
+    Seat.objects.filter(pk=ben.pk).update(language="es")
+    html = Client().get(path_of(ben)).content.decode()
+    rows = re.findall(r'<li class="player[^"]*">.*?</li>', html, re.S)
+    own = [row for row in rows if 'class="player me' in row]
+    assert len(own) == 1 and "te toca" in own[0] and "le toca" not in own[0]
+    assert any("le toca" in row for row in rows if row not in own)
