@@ -11,6 +11,8 @@ languages conjugate each differently. Where two of these read alike in English,
 a context (pgettext) tells them apart.
 """
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import (
     gettext_lazy,
@@ -277,6 +279,10 @@ OFFER_MADE = {
 }
 # The note a game writes when it pauses itself (services), stored in English.
 PAUSED_ITSELF = "The game paused itself: nobody moved for "
+# The note of the organizer's "Replace a player" (services), stored in English and
+# read back in each reader's language (a name holds no line break: one match).
+REPLACED = "{new} takes over seat {seat} from {old}."
+REPLACED_NOTE = re.compile(r"(?P<new>.+) takes over seat (?P<seat>[0-9]+) from (?P<old>.+)\.")
 
 
 def listed(parts: list) -> str:
@@ -416,6 +422,18 @@ def pause_note(text: str) -> str | None:
     else:
         return None
     return _("The game paused itself: nobody moved for %(idle)s.") % {"idle": idle_for(phases)}
+
+
+def replaced_note(text: str) -> str | None:
+    """The note of a replaced player, in the reader's language; None for any other."""
+    found = REPLACED_NOTE.fullmatch(text)
+    if found is None:
+        return None
+    return _("%(new)s takes over seat %(seat)s from %(old)s.") % {
+        "new": isolate(found["new"]),
+        "seat": found["seat"],
+        "old": isolate(found["old"]),
+    }
 
 
 class Narrator:
@@ -1054,7 +1072,8 @@ class Narrator:
             # A game note names players as they were stored: kept on one line.
             text = one_line(e["text"])
             return pause_note(text) or text
-        return _("Organizer: %(note)s") % {"note": isolate(e["text"])}
+        note = replaced_note(one_line(e["text"])) or isolate(e["text"])
+        return _("Organizer: %(note)s") % {"note": note}
 
     def _round_ended(self, e):
         return _("Round %(round)d is over.") % {"round": e["round"]}
