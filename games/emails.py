@@ -92,7 +92,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     lines, _more = presenters.log_lines(state, recent, names, seat.index, None)
     halted = presenters.halted(game, seat.timezone)
     bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
-    phase = presenters.phase(view, names, bargaining)
+    phase = presenters.phase(view, names, bargaining, presenters.halted_title(game))
     deadline = None if halted else presenters.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None

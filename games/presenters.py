@@ -179,6 +179,7 @@ def seat_page(
     log_next: int | None = None,
     deadline: dict | None,
     halted: str = "",
+    halted_title: str = "",
     bargaining_until: dict | None = None,
     confirm: dict | None = None,
     sent: dict | None = None,
@@ -207,7 +208,7 @@ def seat_page(
         "is_inspector": is_inspector(view, me),
         "is_six": bool(deputies(view)),
         "over": view["phase"]["kind"] == "game_over",
-        "phase": phase(view, names, None if halted else bargaining_until),
+        "phase": phase(view, names, None if halted else bargaining_until, halted_title),
         "mine": my_goods(view),
         "players": table(view, names, away),
         "piles": piles(view),
@@ -249,9 +250,12 @@ def waiting_to_speak(view: dict) -> list:
     return [s for s in undecided_bags(view) if not view["players"][s].get("spoken")]
 
 
-def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict:
+def phase(
+    view: dict, names: list, bargaining_until: dict | None = None, halted_title: str = ""
+) -> dict:
     """The phase's title, what it asks of this seat (``ask``, for the preheader) and
-    a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone."""
+    a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone;
+    ``halted_title``: the title instead, while the game is stopped."""
     kind = view["phase"]["kind"]
     me = view["me"]["seat"]
     awaiting = view["phase"]["awaiting"]
@@ -308,7 +312,7 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
         hint = game_over_hint(view, names)
     return {
         "kind": kind,
-        "title": title,
+        "title": halted_title or title,
         "hint": hint,
         "ask": str(ask) if my_turn else "",
         "ask_by": ask_by,  # when the ask is due, if not the phase deadline
@@ -1336,6 +1340,16 @@ def halted(game, tz_name: str) -> str:
         return _(
             "Paused by the organizer since %(when)s. No deadline runs until the game resumes."
         ) % {"when": when}
+    return ""
+
+
+def halted_title(game) -> str:
+    """The title a stopped game shows instead of its phase's ("Load your bag and
+    declare" would read as an instruction); "" while it runs."""
+    if game.status == "cancelled":
+        return pgettext("a phase", "Game cancelled")
+    if game.paused_at is not None:
+        return pgettext("a phase", "Game paused")
     return ""
 
 

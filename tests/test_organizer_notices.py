@@ -92,10 +92,13 @@ def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
     services.pause(game.pk, expected_version=game.version)
     html = Client().get(path).content.decode()
     assert "Paused by the organizer since" in html and instruction not in html
+    assert "<h2>Game paused</h2>" in html  # not the phase's title, "Market"
     services.resume(game.pk, expected_version=fresh(game).version)
     services.cancel(game.pk, expected_version=fresh(game).version)
     html = Client().get(path).content.decode()
     assert "The organizer cancelled this game on" in html and instruction not in html
+    assert "<h2>Game cancelled</h2>" in html
+    assert "Round 1 of 9 · Game cancelled" in told()["Ben"]  # the last email's too
 
 
 def test_advance_now_is_not_the_players_miss(game):
