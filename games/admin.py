@@ -308,7 +308,8 @@ class ReplacePlayerForm(forms.Form):
     seat = forms.IntegerField()
     name = forms.CharField(max_length=60)
     email = forms.EmailField()
-    timezone = forms.CharField(max_length=64, initial="UTC")
+    # Left empty, the seat keeps its zone (the page fills in the seat's own).
+    timezone = forms.CharField(max_length=64, required=False)
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
@@ -317,7 +318,8 @@ class ReplacePlayerForm(forms.Form):
         return name
 
     def clean_timezone(self):
-        return _check_zone(self.cleaned_data["timezone"])
+        zone = self.cleaned_data["timezone"].strip()
+        return _check_zone(zone) if zone else ""
 
 
 class OpenRecordForm(forms.Form):

@@ -1,8 +1,8 @@
 """Render one email for one seat, from that seat's view only.
 
 Every email is personal (never a shared body), in HTML and plain text, with a
-constant subject per game and threading headers so a game is one
-conversation in the player's mail app.
+subject and threading headers that put it in a conversation of the emails that
+ask this seat's moves in a round, or of that round's news (games.threads).
 """
 
 import functools
@@ -13,7 +13,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from games import deadlines, engine, i18n, links, presenters, rows, usertext
+from games import deadlines, engine, i18n, links, presenters, rows, threads, usertext
 from games.models import Game, Seat
 from games.narrate import outcome_lines
 
@@ -73,23 +73,6 @@ PHASE_TIMES = {
 }
 
 
-def _domain() -> str:
-    sender = settings.DEFAULT_FROM_EMAIL.rsplit("@", 1)[-1].strip("> ")
-    return sender or "localhost"
-
-
-# RFC 3834: every email here is sent by the site itself (no auto-replies to it).
-AUTOMATIC = {"Auto-Submitted": "auto-generated"}
-
-
-def thread_headers(game: Game, seat: Seat, key: str) -> dict:
-    """Message-ID per email; every email of a seat's game refers to the same
-    thread root, so mail apps show one conversation per game."""
-    root = f"<{game.thread_token}.s{seat.index}@{_domain()}>"
-    message_id = f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>"
-    return {"Message-ID": message_id, "In-Reply-To": root, "References": root, **AUTOMATIC}
-
-
 def unsubscribe_headers(seat: Seat) -> dict:
     """RFC 8058: the mail app's unsubscribe button POSTs "List-Unsubscribe=One-Click"
     to this address, which mutes the game's optional emails (never a GET action)."""
@@ -109,7 +92,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     lines, _more = presenters.log_lines(state, recent, names, seat.index, None)
     halted = presenters.halted(game, seat.timezone)
     bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
-    phase = presenters.phase(view, names, bargaining)
+    phase = presenters.phase(view, names, bargaining, presenters.halted_title(game))
     deadline = None if halted else presenters.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
@@ -149,12 +132,16 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "settings_link": links.settings_url(seat),
         "deadline": deadline,
     }
+    stream = threads.stream(kind, phase["my_turn"] and not halted)
+    # The round's end closes the news of that round; anything else is of the round in play.
+    told_round = outcome["round"] if outcome and stream == threads.NEWS else view["round"]
+    thread = threads.headers(game.thread_token, seat.index, key, stream, told_round)
     return {
         "to": seat.email,
-        "subject": game.subject,
+        "subject": threads.subject(game.name, stream, told_round, kind),
         "text": render_to_string("message.txt", context, using=ENGINE),
         "html": render_to_string("message.html", context, using=ENGINE),
-        "headers": {**thread_headers(game, seat, key), **unsubscribe_headers(seat)} if key else {},
+        "headers": {**thread, **unsubscribe_headers(seat)} if key else {},
         "attachments": [] if kind == "game_over" or halted else _deadline_ics(game, seat, key),
     }
 
@@ -281,7 +268,7 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
     content = deadlines.ics(
         summary=_("Sheriff of Nottingham: your move in %(game)s") % {"game": game.name},
         when=game.phase_deadline,
-        uid=f"{game.thread_token}.s{seat.index}.p{game.phase_since}@{_domain()}",
+        uid=f"{game.thread_token}.s{seat.index}.p{game.phase_since}@{threads.domain()}",
         url="",
         now=timezone.now(),
         description=_(
@@ -305,7 +292,8 @@ def _short(to: str, subject: str, template: str, context: dict, headers: dict) -
 
 
 def _own_id(game: Game, key: str) -> dict:
-    return {"Message-ID": f"<{game.thread_token}.{key.replace(':', '.')}@{_domain()}>", **AUTOMATIC}
+    message_id = f"<{game.thread_token}.{key.replace(':', '.')}@{threads.domain()}>"
+    return {"Message-ID": message_id, **threads.AUTOMATIC}
 
 
 def _to_the_organizer(render):
@@ -346,11 +334,13 @@ def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
 def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     """To the player the organizer replaced, at their own address (``seat`` as it
     was), in their language: told plainly, with no link to the seat and nothing of
-    the game's state. Threaded with the emails that player had about the game."""
+    the game's state. Threaded with the news that player had of the round in play."""
     context = {"game": game, "seat": seat}
-    headers = thread_headers(game, seat, key)
+    round_ = game.state.get("round", 1)
+    headers = threads.headers(game.thread_token, seat.index, key, threads.NEWS, round_)
     with i18n.as_seat(seat):
-        return _short(seat.email, game.subject, "replaced", context, headers)
+        subject = threads.subject(game.name, threads.NEWS, round_)
+        return _short(seat.email, subject, "replaced", context, headers)
 
 
 @_to_the_organizer

@@ -152,7 +152,8 @@ class Game(models.Model):
 
     @property
     def subject(self) -> str:
-        """One constant subject per game, so mail apps keep one conversation."""
+        """The game's name as the organizer's alerts begin their subject (a player's
+        emails have their own subjects: games.threads)."""
         return f"Sheriff of Nottingham: {usertext.isolate(self.name)}"
 
 

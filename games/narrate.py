@@ -11,6 +11,8 @@ languages conjugate each differently. Where two of these read alike in English,
 a context (pgettext) tells them apart.
 """
 
+import re
+
 from django.utils.translation import gettext as _
 from django.utils.translation import (
     gettext_lazy,
@@ -277,21 +279,18 @@ OFFER_MADE = {
 }
 # The note a game writes when it pauses itself (services), stored in English.
 PAUSED_ITSELF = "The game paused itself: nobody moved for "
+# The note of the organizer's "Replace a player" (services), stored in English and
+# read back in each reader's language (a name holds no line break: one match).
+REPLACED = "{new} takes over seat {seat} from {old}."
+REPLACED_NOTE = re.compile(r"(?P<new>.+) takes over seat (?P<seat>[0-9]+) from (?P<old>.+)\.")
 
 
 def listed(parts: list) -> str:
-    """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you' ('Ann, Ben y tú')."""
+    """['Ann', 'Ben', 'you'] -> 'Ann, Ben and you' ('Ann, Ben y tú'): the one way
+    names (and a deal's actions) are joined in a sentence, pages and emails alike."""
     if len(parts) < 2:
         return "".join(parts)
     return _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
-
-
-def each_and(parts: list) -> str:
-    """['a', 'b', 'c'] -> 'a and b and c': a deal's actions, the winners."""
-    text = parts[0] if parts else ""
-    for part in parts[1:]:
-        text = _("%(first)s and %(last)s") % {"first": text, "last": part}
-    return text
 
 
 def goods(types: list) -> str:
@@ -447,6 +446,18 @@ BAG_SHOWN_TO_DEPUTIES = {
         "deal %(deals)s are not there."
     ),
 }
+
+
+def replaced_note(text: str) -> str | None:
+    """The note of a replaced player, in the reader's language; None for any other."""
+    found = REPLACED_NOTE.fullmatch(text)
+    if found is None:
+        return None
+    return _("%(new)s takes over seat %(seat)s from %(old)s.") % {
+        "new": isolate(found["new"]),
+        "seat": found["seat"],
+        "old": isolate(found["old"]),
+    }
 
 
 class Narrator:
@@ -824,12 +835,12 @@ class Narrator:
         if parts["promise"]:
             gives = [*gives, _("a promise: “%(promise)s”") % {"promise": parts["promise"]}]
         text = _("%(gives)s if the Sheriff will %(does)s")
-        return text % {"gives": " + ".join(gives) or nothing(), "does": each_and(parts["does"])}
+        return text % {"gives": " + ".join(gives) or nothing(), "does": listed(parts["does"])}
 
     def _deal_terms(self, parts: dict, *, both: bool) -> str:
         """Six players: '5 gold[, paid to the Booty, for both Deputies] to let Ann's bag
         pass[, with a promise: “…”]'; ``both``: the offer binds both Deputies."""
-        values = {"gives": " + ".join(parts["gives"]), "does": each_and(parts["does"])}
+        values = {"gives": " + ".join(parts["gives"]), "does": listed(parts["does"])}
         if not both:
             values["gives"] = values["gives"] or nothing()
             text = _("%(gives)s to %(does)s") % values
@@ -1103,7 +1114,8 @@ class Narrator:
             # A game note names players as they were stored: kept on one line.
             text = one_line(e["text"])
             return pause_note(text) or text
-        return _("Organizer: %(note)s") % {"note": isolate(e["text"])}
+        note = replaced_note(one_line(e["text"])) or isolate(e["text"])
+        return _("Organizer: %(note)s") % {"note": note}
 
     def _round_ended(self, e):
         return _("Round %(round)d is over.") % {"round": e["round"]}
@@ -1114,7 +1126,7 @@ class Narrator:
             "The game is over. Winner: %(winners)s. Secret seed revealed: %(seed)s",
             "The game is over. Winner: %(winners)s. Secret seed revealed: %(seed)s",
             len(winners),
-        ) % {"winners": each_and(winners), "seed": e["seed"]}
+        ) % {"winners": listed(winners), "seed": e["seed"]}
 
 
 # What a decision or a deal did: shown on the page after the move and, for a whole

@@ -13,10 +13,12 @@ from collections import OrderedDict
 from datetime import UTC
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
+from django.utils.timesince import timeuntil
 from django.utils.translation import (
     get_language,
     gettext_lazy,
@@ -31,7 +33,7 @@ from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
 from games.i18n import kept_per_language
-from games.narrate import Narrator, counted, deal_parties, goods, idle_for, terms_parts
+from games.narrate import Narrator, counted, deal_parties, goods, idle_for, listed, terms_parts
 from games.roles import (
     DEPUTIES,
     bound_by,
@@ -177,6 +179,7 @@ def seat_page(
     log_next: int | None = None,
     deadline: dict | None,
     halted: str = "",
+    halted_title: str = "",
     bargaining_until: dict | None = None,
     confirm: dict | None = None,
     sent: dict | None = None,
@@ -205,7 +208,7 @@ def seat_page(
         "is_inspector": is_inspector(view, me),
         "is_six": bool(deputies(view)),
         "over": view["phase"]["kind"] == "game_over",
-        "phase": phase(view, names, None if halted else bargaining_until),
+        "phase": phase(view, names, None if halted else bargaining_until, halted_title),
         "mine": my_goods(view),
         "players": table(view, names, away),
         "piles": piles(view),
@@ -252,9 +255,12 @@ def waiting_to_speak(view: dict) -> list:
     return [s for s in undecided_bags(view) if not view["players"][s].get("spoken")]
 
 
-def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict:
+def phase(
+    view: dict, names: list, bargaining_until: dict | None = None, halted_title: str = ""
+) -> dict:
     """The phase's title, what it asks of this seat (``ask``, for the preheader) and
-    a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone."""
+    a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone;
+    ``halted_title``: the title instead, while the game is stopped."""
     kind = view["phase"]["kind"]
     me = view["me"]["seat"]
     awaiting = view["phase"]["awaiting"]
@@ -311,7 +317,7 @@ def phase(view: dict, names: list, bargaining_until: dict | None = None) -> dict
         hint = game_over_hint(view, names)
     return {
         "kind": kind,
-        "title": title,
+        "title": halted_title or title,
         "hint": hint,
         "ask": str(ask) if my_turn else "",
         "ask_by": ask_by,  # when the ask is due, if not the phase deadline
@@ -328,23 +334,13 @@ YOU = pgettext_lazy("subject", "you")
 YOU_AFTER = pgettext_lazy("after a preposition", "you")
 
 
-def and_list(parts: list) -> str:
-    """Names as a sentence lists them: "Ann and Ben"; three as "Ann and Ben and Cid"
-    in English, "Ana, Ben y Cid" in Spanish."""
-    if len(parts) < 2:
-        return "".join(parts)
-    between = pgettext("joins the names of a list, but the last two", " and ")
-    last = pgettext("joins the last two names of a list", " and ")
-    return between.join(parts[:-1]) + last + parts[-1]
-
-
 def game_over_hint(view: dict, names: list) -> str:
     """Who won, said to this seat."""
     me = view["me"]["seat"]
     winners = [s["seat"] for s in view["scores"] if s["winner"]]
     if winners == [me]:
         return _("The game is over. You won — well done!")
-    named = capfirst(and_list([str(YOU) if s == me else names[s] for s in winners]))
+    named = capfirst(listed([str(YOU) if s == me else names[s] for s in winners]))
     if me in winners:
         return _("The game is over. %(names)s won — well done!") % {"names": named}
     return ngettext(
@@ -410,7 +406,7 @@ def inspector_hint(view: dict, names: list, bargaining_until, my_turn: bool) -> 
             ask = pgettext("what a move asks", "bargain, then call the bags")
         else:
             ask = pgettext("what a move asks", "bargain, then decide the bags")
-        who = {"names": and_list([names[s] for s in waiting])}
+        who = {"names": listed([names[s] for s in waiting])}
         hint = " ".join(
             [
                 bargaining_first(six, bargaining_until),
@@ -538,7 +534,7 @@ def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
         "Every bag is decided. %(names)s may still claim from the Black Market; then the "
         "round ends.",
         len(others),
-    ) % {"names": and_list(others)}
+    ) % {"names": listed(others)}
 
 
 def next_email(view: dict, kind: str) -> str:
@@ -612,7 +608,7 @@ def table(view: dict, names: list, away: dict | None = None) -> list:
                 "bag_status": bag_status(p),
                 "bag_waiting": p.get("bag_status") == "waiting",
                 "calls": bag_calls(view, names, p),
-                "status": str(SEAT_STATUS.get(status, "")),
+                "status": status_word(status, seat == view["me"]["seat"]),
                 "status_key": status,  # the badge's style
                 "away": (away or {}).get(seat, ""),
             }
@@ -660,6 +656,18 @@ SEAT_STATUS = {
     "calling-bags": pgettext_lazy("a seat", "calling bags"),
     "deciding": pgettext_lazy("a seat", "deciding"),
 }
+
+
+# The reader's own row, where a language tells "you" from "them" (Spanish "te toca").
+MY_SEAT_STATUS = {
+    "to-play": pgettext_lazy("your own seat", "to play"),
+    "to-offer-or-say-no-offer": pgettext_lazy("your own seat", "to offer or say no offer"),
+}
+
+
+def status_word(status: str, own: bool) -> str:
+    """The word on a row for a key of SEAT_STATUS; ``own``: the reader's row."""
+    return str((own and MY_SEAT_STATUS.get(status)) or SEAT_STATUS.get(status, ""))
 
 
 def seat_status(view: dict, p: dict) -> str:
@@ -1221,8 +1229,8 @@ def agreement(offer: dict, names: list, me: int) -> str:
         return ""
     seats = sorted({offer["payer"], *offer["deputies"]} - {offer["proposer"]})
     name = {seat: str(YOU_AFTER) if seat == me else names[seat] for seat in seats}
-    done = and_list([name[s] for s in seats if s in offer.get("accepted", [])])
-    left = and_list([name[s] for s in seats if s not in offer.get("accepted", [])])
+    done = listed([name[s] for s in seats if s in offer.get("accepted", [])])
+    left = listed([name[s] for s in seats if s not in offer.get("accepted", [])])
     if done:
         return _("Accepted by %(done)s; waiting for %(left)s to accept.") % {
             "done": done,
@@ -1346,6 +1354,16 @@ def halted(game, tz_name: str) -> str:
     return ""
 
 
+def halted_title(game) -> str:
+    """The title a stopped game shows instead of its phase's ("Load your bag and
+    declare" would read as an instruction); "" while it runs."""
+    if game.status == "cancelled":
+        return pgettext("a phase", "Game cancelled")
+    if game.paused_at is not None:
+        return pgettext("a phase", "Game paused")
+    return ""
+
+
 def away_notes(seats, today) -> dict:
     """Seat index -> what the table is told of a player away now or later
     (``today``: a date): "away until Fri 28 Nov", "away Mon 30 Mar to Fri 3 Apr"."""
@@ -1390,7 +1408,19 @@ def deadline(when, tz_name: str) -> dict | None:
         "short": date_format(local, short),
         "utc": _("%(when)s UTC") % {"when": date_format(utc, short)},
         "is_utc": tz_name == "UTC",
+        "countdown": countdown(when),  # for a deadline still to come
     }
+
+
+def countdown(when, now=None) -> str:
+    """How long until a deadline, as a page says it: "in 2 hours, 5 minutes"; under
+    a minute, never "in 0 minutes"; past, the game moves on at its next sweep."""
+    seconds = (when - (now or timezone.now())).total_seconds()
+    if seconds <= 0:
+        return _("any moment now")
+    if seconds < 60:
+        return _("in less than a minute")
+    return _("in %(time)s") % {"time": timeuntil(when, now)}
 
 
 class _Narrated:

@@ -25,7 +25,7 @@ from games.engine import CARD_TYPES, EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
-from games.narrate import idle_for
+from games.narrate import REPLACED, idle_for
 from games.text import look_alike, unfit_for_a_name
 
 log = logging.getLogger(__name__)
@@ -844,18 +844,20 @@ def replace_player(
     expected_version: int,
     name: str,
     email: str,
-    timezone_name: str = "UTC",
+    timezone_name: str = "",
     now=None,
 ) -> Seat:
     """A new person takes the seat: every earlier link is revoked, the player who
-    leaves is told so at their address (in the same commit) and the new player
-    gets the current email."""
+    leaves is told so at their address (in the same commit), the others read it in
+    the log (and their next email), and the new player gets the current email.
+    Without ``timezone_name``, the seat keeps its zone (the new player's settings
+    change it)."""
     now = now or timezone.now()
     seat = Seat.objects.select_related("game").get(pk=seat_id)
-    new = parse_player(f"{name} <{email}> {timezone_name}")
+    new = parse_player(f"{name} <{email}> {timezone_name or seat.timezone}")
     others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
     distinct_names([*others, new.name])
-    note = f"{new.name} takes over seat {seat.index + 1} from {seat.name}."
+    note = REPLACED.format(new=new.name, seat=seat.index + 1, old=seat.name)
 
     def change(game):
         if seat.email.lower() != new.email.lower():  # the same person: the welcome says it

@@ -230,6 +230,7 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         log_next=log_next,
         deadline=presenters.deadline(game.phase_deadline, seat.timezone),
         halted=presenters.halted(game, seat.timezone),
+        halted_title=presenters.halted_title(game),
         bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,

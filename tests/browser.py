@@ -59,6 +59,45 @@ def axe_report(violations: list[dict], where: str) -> str:
     return "\n".join(lines)
 
 
+# What a glance at a phone would catch: a goods mark (✓ ✗ ♛) touching the name it
+# marks (at least 3 px between them on a line), and a fieldset's legend astride its
+# border (the legend sits inside its box, below the border).
+CROWDED = """() => {
+  const found = [];
+  const shown = (el) => el.getClientRects().length > 0;
+  for (const mark of document.querySelectorAll(".mark")) {
+    if (!shown(mark)) continue;
+    let next = mark.nextSibling;
+    while (next && !next.textContent.trim()) next = next.nextSibling;
+    if (!next) continue;
+    const range = document.createRange();
+    if (next.nodeType === Node.TEXT_NODE) {
+      const text = next.textContent;
+      range.setStart(next, text.search(/\\S/));
+      range.setEnd(next, text.trimEnd().length);
+    } else {
+      range.selectNodeContents(next);
+    }
+    const m = mark.getBoundingClientRect();
+    for (const r of range.getClientRects()) {
+      const sameLine = Math.min(m.bottom, r.bottom) - Math.max(m.top, r.top) > 2;
+      const apart = Math.max(r.left - m.right, m.left - r.right);
+      if (r.width && sameLine && apart < 3) {
+        found.push(`${mark.textContent} ${next.textContent.trim()}`);
+      }
+    }
+  }
+  for (const legend of document.querySelectorAll("fieldset > legend")) {
+    const l = legend.getBoundingClientRect();
+    if (!shown(legend) || l.width <= 1) continue;
+    if (l.top < legend.parentElement.getBoundingClientRect().top + 1) {
+      found.push(`legend "${legend.textContent.trim()}" on its border`);
+    }
+  }
+  return found;
+}"""
+
+
 def require_browser() -> None:
     """Skip (locally) or fail (REQUIRE_BROWSER=1, as under CI) without a browser."""
     missing = []
@@ -131,6 +170,8 @@ class Phone:
             "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
         )
         assert width <= self.width, f"{self.page.url} scrolls sideways: {width}px > {self.width}"
+        crowded = self.page.evaluate(CROWDED)
+        assert not crowded, f"{self.page.url}: touching or overlapping: {crowded}"
         assert not self.console_errors, self.console_errors
         assert not self.foreign_requests, self.foreign_requests
         if first_time and self.audits:

@@ -72,7 +72,7 @@ def test_bargaining_time_defaults_to_half_the_inspection_and_is_in_every_email()
     )
     ann = sent["Ann"].body
     assert "you can decide a bag once its merchant has made an offer or said" in ann
-    assert "Still to speak: Ben and Cid and Dee." in ann
+    assert "Still to speak: Ben, Cid and Dee." in ann
     assert preheader(sent["Ann"]).startswith("Your move: bargain, then decide the bags — by ")
 
 

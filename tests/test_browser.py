@@ -346,6 +346,7 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
     both = phone.page.locator("details", has=phone.page.get_by_text("Offer to both Deputies"))
     both.locator("summary").first.click()
     both.locator("input[name=gold]").fill("3")
+    phone.check("six-offer-form")
     both.get_by_role("button", name="Send the offer").click()
     phone.submitted("six-offer-to-both", expect="offer is on the table")
     for name in merchants[1:]:

@@ -8,10 +8,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.contrib.messages import get_messages
+from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import links, services
 from games.models import Game, GameEvent, OutboxEmail, Seat
+from tests.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
 
@@ -291,3 +294,25 @@ def test_resend_sends_a_player_their_current_email_once(organizer, game):
     assert resent.get().kind == "resend"
     note = GameEvent.objects.filter(game=game, type="noted").order_by("seq").last()
     assert note.data["text"] == "The organizer sent Ben their link again."
+
+
+def test_a_replacement_keeps_the_seats_zone_and_the_others_read_of_it(organizer, game):
+    """The replace form starts from the seat's own zone (not UTC); the others read
+    who took over in their language, on their table and in their next email."""
+    Seat.objects.filter(game=game, index=1).update(timezone="America/Lima")
+    Seat.objects.filter(game=game, index=2).update(language="es")
+    ben = game.seats.get(index=1)
+    deliver_pending()  # the game's first emails
+    page = organizer.get(change_url(game)).content.decode()
+    assert 'name="timezone" value="America/Lima"' in page
+    post(organizer, game, "replace", seat=ben.pk, name="Dora", email="dora@example.org")
+    assert Seat.objects.get(pk=ben.pk).timezone == "America/Lima"  # none sent: the seat's
+    deliver_pending()
+    mail.outbox.clear()
+    services.advance_now(game.pk, expected_version=fresh(game).version)  # on to the load
+    deliver_pending()
+    told = {m.to[0]: m.body for m in mail.outbox}
+    spanish = "Nota del organizador: Dora ocupa el asiento 2 en lugar de Ben."
+    assert spanish in told["cid@example.org"]
+    page = Client().get(links.seat_path(game.seats.get(index=0))).content.decode()
+    assert "Organizer: Dora takes over seat 2 from Ben." in page  # Ann's table

@@ -83,6 +83,24 @@ def test_a_cancel_is_emailed(game):
     assert all("The organizer cancelled this game on" in b for b in bodies.values())
 
 
+def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
+    """Ben was to choose his market cards: once the game stops, his table says why
+    and no longer tells him what to do."""
+    path = path_of(game.seats.get(index=1))
+    instruction = "Choose up to 5 cards to set aside."
+    assert instruction in Client().get(path).content.decode()
+    services.pause(game.pk, expected_version=game.version)
+    html = Client().get(path).content.decode()
+    assert "Paused by the organizer since" in html and instruction not in html
+    assert "<h2>Game paused</h2>" in html  # not the phase's title, "Market"
+    services.resume(game.pk, expected_version=fresh(game).version)
+    services.cancel(game.pk, expected_version=fresh(game).version)
+    html = Client().get(path).content.decode()
+    assert "The organizer cancelled this game on" in html and instruction not in html
+    assert "<h2>Game cancelled</h2>" in html
+    assert "Round 1 of 9 · Game cancelled" in told()["Ben"]  # the last email's too
+
+
 def test_advance_now_is_not_the_players_miss(game):
     services.advance_now(game.pk, expected_version=game.version)
     assert fresh(game).engine_state().phase.kind == "load"
@@ -133,7 +151,7 @@ def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_ga
     replace_ben(game)
     deliver_pending()
     [told] = [m for m in mail.outbox if m.to == ["ben@example.org"]]
-    assert told.subject == "Sheriff of Nottingham: Notices"
+    assert told.subject == "News: Notices, round 1"  # with the news Ben had of the round
     for text in (told.body, html_of(told)):
         assert "gave your seat to someone else" in text and "Ben" in text
         assert "old links to the game no longer work" in text
@@ -142,7 +160,7 @@ def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_ga
         assert "Hand" not in text and "gold" not in text and "Bea" not in text
         assert not any(card.label in text for card in CARD_TYPES.values())
     assert not told.attachments
-    assert told.extra_headers["In-Reply-To"].startswith(f"<{game.thread_token}.s1@")
+    assert told.extra_headers["In-Reply-To"].startswith(f"<{game.thread_token}.s1.r1.news@")
 
 
 def test_without_an_organizer_address_the_replaced_player_is_told_to_ask_the_organizer(game):
@@ -163,3 +181,21 @@ def test_the_replaced_players_email_is_owed_only_with_the_replacement(game):
 def test_a_seat_given_again_to_the_same_address_sends_no_farewell(game):
     replace_ben(game, email="BEN@example.org")
     assert not OutboxEmail.objects.filter(kind="replaced").exists()
+
+
+def subjects() -> dict:
+    deliver_pending()
+    found = {m.to[0].split("@")[0].capitalize(): m.subject for m in mail.outbox}
+    mail.outbox.clear()
+    return found
+
+
+def test_a_halted_game_asks_no_move_in_its_subjects(game):
+    """Ben's market choice is awaited, but a paused game takes no move: its emails
+    are news; a cancelled game's last email says so first."""
+    services.pause(game.pk, expected_version=game.version)
+    assert subjects()["Ben"] == "News: Notices, round 1"
+    services.resume(game.pk, expected_version=fresh(game).version)
+    assert subjects()["Ben"] == "Your move: Notices, round 1"
+    services.cancel(game.pk, expected_version=fresh(game).version)
+    assert set(subjects().values()) == {"Cancelled: Notices"}

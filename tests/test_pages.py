@@ -147,6 +147,16 @@ def test_a_deadline_is_shown_in_the_seats_time_zone_and_in_utc(client, game):
     Game.objects.filter(pk=game.pk).update(phase_deadline=when)
     html = client.get(path_of(ben)).content.decode()
     assert "(Europe/Paris)" in html and "UTC" in html
+    assert "in 4\xa0hours, 59\xa0minutes" in html or "in 5\xa0hours" in html
+
+
+def test_the_countdown_never_says_in_0_minutes(client, game):
+    ben = seat(game, 1)
+    for seconds, said in ((30, "in less than a minute"), (-5, "any moment now")):
+        when = timezone.now() + timedelta(seconds=seconds)
+        Game.objects.filter(pk=game.pk).update(phase_deadline=when)
+        html = client.get(path_of(ben)).content.decode()
+        assert "0\xa0minutes" not in html and said in html
 
 
 # --- the home page --------------------------------------------------------------------------

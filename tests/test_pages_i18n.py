@@ -14,6 +14,7 @@ from django.utils import translation
 from games import errors, forms, presenters
 from games.engine import inspection
 from games.models import Seat
+from games.narrate import Narrator, listed
 from tests.fixtures_pages import path_of, start_game
 
 ENGINE = Path(settings.BASE_DIR) / "games" / "engine"
@@ -139,8 +140,20 @@ def test_the_legend_and_the_ordinals_are_read_when_shown():
             "12th",
             "21st",
         ]
-        assert presenters.and_list(["Ann", "Ben", "Cid"]) == "Ann and Ben and Cid"
-        assert presenters.and_list(["Ann"]) == "Ann"
+
+
+def test_three_names_read_as_a_list_in_both_languages():
+    """ "Bob, Carol and Dave", never "Bob and Carol and Dave": who won, on the page
+    and in the log (one way of joining names for every sentence)."""
+    view = {"me": {"seat": 0}, "scores": [{"seat": s, "winner": s > 0} for s in range(4)]}
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    ended = {"type": "game_ended", "scores": view["scores"], "seed": "ab"}
+    narrator = Narrator(names, 0, piles=2)
+    for language, joined in (("en", "Bob, Carol and Dave"), ("es", "Bob, Carol y Dave")):
+        with translation.override(language):
+            assert joined in presenters.game_over_hint(view, names)
+            assert joined in narrator.line(ended)
+            assert listed(["Ann"]) == "Ann"
 
 
 # --- pages with no seat: the browser's language ---------------------------------------------
@@ -203,3 +216,17 @@ def test_numbers_read_alike_in_every_language_so_the_page_prints_them_as_they_ar
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
             assert [formats.localize(n) for n in (0, 7, 999, 12345)] == ["0", "7", "999", "12345"]
+
+
+@pytest.mark.django_db
+def test_a_spanish_reader_s_own_row_says_te_toca():
+    """In the market every merchant is to play: the others' rows say "le toca", the
+    reader's own "te toca" (Spanish tells "you" from "them")."""
+    game = start_game()
+    ben = game.seats.get(index=1)
+    Seat.objects.filter(pk=ben.pk).update(language="es")
+    html = Client().get(path_of(ben)).content.decode()
+    rows = re.findall(r'<li class="player[^"]*">.*?</li>', html, re.S)
+    own = [row for row in rows if 'class="player me' in row]
+    assert len(own) == 1 and "te toca" in own[0] and "le toca" not in own[0]
+    assert any("le toca" in row for row in rows if row not in own)

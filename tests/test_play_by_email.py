@@ -289,8 +289,32 @@ def test_a_whole_game_played_through_the_emails(players_count, edition):
         last = player.mails[-1]
         assert "The game is over" in last.body and "SCORES" in last.body
         assert state.seed in last.body
-        assert all(m.subject == game.subject for m in player.mails)
-        assert len({m.extra_headers["References"] for m in player.mails}) == 1
+        assert_threads_tell_moves_from_news(game, player.mails)
+
+
+# The most emails one conversation of a seat may hold (the whole game was one
+# conversation of over a hundred: a reader could not tell what asked a move).
+MAX_THREAD = 12
+PREHEADER = re.compile(r'<div style="display:none;max-height:0;overflow:hidden;">([^<]*)</div>')
+
+
+def assert_threads_tell_moves_from_news(game: Game, mails: list) -> None:
+    """Every email asking a move says so first in its subject; news never does; one
+    subject per conversation (Gmail splits a conversation whose subject changes,
+    Apple Mail and Outlook follow References), and no conversation grows long."""
+    threads: dict = {}
+    for message in mails:
+        # The first line a mail app shows of it (the preheader) says what it asks.
+        asks = PREHEADER.search(html_of(message)).group(1).startswith("Your move:")
+        assert message.subject.startswith("Your move: ") == asks, (message.subject, message.body)
+        assert game.name in message.subject
+        root = message.extra_headers["References"]
+        assert message.extra_headers["In-Reply-To"] == root
+        threads.setdefault(root, []).append(message.subject)
+    for subjects in threads.values():
+        assert len(set(subjects)) == 1, subjects
+        assert len(subjects) <= MAX_THREAD, (len(subjects), subjects[0])
+    assert mails[-1].subject.startswith("Game over: ")
 
 
 @pytest.mark.parametrize(
@@ -334,7 +358,11 @@ def test_emails_are_personal_and_threaded():
     bodies = {m.to[0]: m.body for m in sent}
     assert len(set(bodies.values())) == 4  # never a shared body
     for message in sent:
-        assert html_of(message) and message.subject == game.subject
+        # The Sheriff waits while the merchants choose their cards.
+        seat = game.seats.get(email=message.to[0])
+        sheriff = seat.index == game.engine_state().sheriff
+        subject = "News: Threads, round 1" if sheriff else "Your move: Threads, round 1"
+        assert html_of(message) and message.subject == subject
         assert message.extra_headers["Message-ID"] != message.extra_headers["In-Reply-To"]
         # Each merchant's own hand is in its email, counted by kind ("2 Chickens").
         state = game.engine_state()
