@@ -556,6 +556,7 @@ def my_goods(view: dict) -> dict:
     me = view["me"]
     mine = view["players"][me["seat"]]
     contraband = mine.get("contraband", [])
+    claimed = mine.get("black_market", [])
     # Cards set aside for the market are still in the hand until every merchant
     # has chosen; they are listed once, as set aside.
     aside = me.get("set_aside", [])
@@ -570,7 +571,10 @@ def my_goods(view: dict) -> dict:
         "bag_waiting": mine.get("bag_status") == "waiting",
         "stand": grouped([c["type"] for c in mine["stand"]]),
         "contraband": grouped([c["type"] for c in contraband]),
-        "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband),
+        # Claimed Black Market cards lie in the contraband pile and score their own value.
+        "black_market": claimed_cards(view, claimed),
+        "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband)
+        + sum(c["value"] for c in claimed),
         # The same cards counted by kind ("3 Chickens"), as the emails list them.
         "counted": {
             "hand": grouped([c["type"] for c in kept]),
@@ -601,7 +605,9 @@ def table(view: dict, names: list, away: dict | None = None) -> list:
                 "gold": p["gold"],
                 "hand_size": p["hand_size"],
                 "stand": grouped([c["type"] for c in p["stand"]]),
-                "contraband_count": p["contraband_count"],
+                "contraband_count": p["contraband_count"],  # face down
+                # The contraband pile: face-down goods and claimed Black Market cards.
+                "contraband_pile": p["contraband_count"] + len(p.get("black_market", [])),
                 "black_market": claimed_cards(view, p.get("black_market", [])),
                 "declaration": declaration_text(p.get("declaration")),
                 "bag_status": bag_status(p),
@@ -628,7 +634,7 @@ def _table_row_markup(row: dict) -> dict:
     if row["status"]:
         badges.append({"style": row["status_key"], "text": row["status"]})
     # The counts are whole numbers, and the catalogue's markup is trusted.
-    gold, hand, contraband = row["gold"], row["hand_size"], row["contraband_count"]
+    gold, hand, contraband = row["gold"], row["hand_size"], row["contraband_pile"]
     stats = [
         ngettext("<b>%(count)s</b> gold", "<b>%(count)s</b> gold", gold) % {"count": gold},
         ngettext("<b>%(count)s</b> in hand", "<b>%(count)s</b> in hand", hand) % {"count": hand},

@@ -14,6 +14,7 @@ from fixtures_pages import (
 )
 
 from games import services
+from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game
 from tests.builders import rig
@@ -208,3 +209,23 @@ def test_the_black_market_step_waits_for_an_eligible_merchant_and_seals_the_choi
     assert "Your Black Market choice is sealed" in " ".join(messages_of(response))
     state = fresh(game).engine_state()
     assert state.round == 2 and state.claims[merchant][0]["type"] == "mead"
+
+
+def test_a_claimed_black_market_card_shows_on_its_owners_stand_and_row():
+    """Issue 31, 6.3: the claimed card lies in its owner's contraband pile: their own
+    stand panel shows it with its value, and their row counts it as contraband."""
+    game, merchant = smuggler_at_inspection("pepper")
+    client, path, html = page(game, game.engine_state().sheriff)
+    post_form(client, path, confirm(client, path, button(html, "pass", merchant))[1])
+    client, path, html = page(fresh(game), merchant)
+    response = post_form(client, path, form_for(html, "claim_black_market"), kind="pepper")
+    html = response.content.decode()
+    mine = html.split('class="panel mine"', 1)[1].split("</section>", 1)[0]
+    assert "Nothing on your stand yet" not in mine
+    assert "Pepper (30)" in mine
+    state = fresh(game).engine_state()
+    goods = sum(CARD_TYPES[state.type_of(c)].value for c in state.stand(merchant))
+    value = goods + 30  # the rest of the stand, face up and down, and the claimed card
+    assert f"worth {value}" in mine
+    row = html.split('class="player me', 1)[1].split("</li>", 1)[0]
+    assert "<b>0</b> contraband" not in row
