@@ -27,6 +27,7 @@ HEADLINES = {
     "round_over": gettext_lazy("Round %(round)s is over"),
     "your_move": pgettext_lazy("email headline", "Your move"),
     "deal": gettext_lazy("Your offer was accepted"),
+    "demand_deal": gettext_lazy("Your demand was accepted"),
     "decide": gettext_lazy("Every bag can be decided now"),
     "offer": gettext_lazy("Offers that concern you"),
     "reminder": gettext_lazy("Reminder: your move is due soon"),

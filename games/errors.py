@@ -134,12 +134,16 @@ MESSAGES = {
         gettext_noop("That offer is no longer open (accepted)."),
         gettext_noop("That offer is no longer open (withdrawn)."),
         gettext_noop("That offer is no longer open (lapsed)."),
+        gettext_noop("That offer is no longer open (refused)."),
     ],
     "not_offer_proposer": [
         gettext_noop("Only whoever made an offer can change it."),
         gettext_noop("Only whoever made an offer can withdraw it."),
     ],
-    "not_offer_recipient": [gettext_noop("Only the seat an offer was made to can accept it.")],
+    "not_offer_recipient": [
+        gettext_noop("Only the seat an offer was made to can accept it."),
+        gettext_noop("Only the seat an offer was made to can refuse it."),
+    ],
     "stale_revision": [
         gettext_noop(
             "That offer has changed (it is now revision %(revision)s); "
@@ -187,6 +191,7 @@ GENERAL = {
     "promise_too_long": gettext_noop("That promise is too long."),
     "bag_already_decided": gettext_noop("That bag is already decided."),
     "offer_closed": gettext_noop("That offer is no longer open."),
+    "not_offer_recipient": gettext_noop("Only the seat an offer was made to can answer it."),
     "not_offer_proposer": gettext_noop("Only whoever made an offer can change or withdraw it."),
     "stale_revision": gettext_noop("That offer has changed; read it again before accepting."),
     "not_enough_contraband": gettext_noop("A claim needs more cards of that kind on your stand."),

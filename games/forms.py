@@ -37,6 +37,7 @@ MOVES = (
     "revise_offer",
     "withdraw_offer",
     "accept_offer",
+    "refuse_offer",
     "pass_bag",
     "inspect_bag",
     "say_no_offer",
@@ -279,6 +280,10 @@ def _withdraw_offer(post) -> dict:
     return {"offer": _int(post, "offer", what=pgettext("a form field", "The offer number"))}
 
 
+def _refuse_offer(post) -> dict:
+    return {"offer": _int(post, "offer", what=pgettext("a form field", "The offer number"))}
+
+
 def _accept_offer(post) -> dict:
     return {
         "offer": _int(post, "offer", what=pgettext("a form field", "The offer number")),
@@ -331,6 +336,7 @@ PARSERS = {
     "revise_offer": _revise_offer,
     "withdraw_offer": _withdraw_offer,
     "accept_offer": _accept_offer,
+    "refuse_offer": _refuse_offer,
     "pass_bag": _pass_bag,
     "inspect_bag": _inspect_bag,
     "say_no_offer": _say_no_offer,

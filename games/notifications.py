@@ -32,6 +32,7 @@ from games.engine.inspection import acceptors, to_decide, undecided, waiting_to_
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+DEMAND_DEAL = "demand_deal"  # the Sheriff's (a Deputy's) demand was accepted
 DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
@@ -40,7 +41,7 @@ REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a vi
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
-PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, OFFER)
+PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,9 @@ def owed(state, events: list) -> dict:
                 # Gathered with the offers after it (_gather_offers): one per move at most.
                 add(seat, OFFER, f"offers{event['seq']}")
         elif event["type"] == "deal_made" and str(event["offer"]) in offers:
-            add(offers[str(event["offer"])]["proposer"], DEAL, f"deal{event['offer']}")
+            offer = offers[str(event["offer"])]
+            kind = DEMAND_DEAL if offer["proposer"] != offer["payer"] else DEAL
+            add(offer["proposer"], kind, f"deal{event['offer']}")
     return {
         seat: min(causes, key=lambda kc: PRIORITY.index(kc[0])) for seat, causes in wanted.items()
     }
@@ -180,8 +183,8 @@ def emails_owed(moves: list) -> list:
 # demand the reader must answer), which are always sent. The news of an email not
 # sent is told in the reader's next one, which tells everything since the last.
 SENT_FOR = {
-    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, OFFER},
-    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL},
+    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL, OFFER},
+    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL},
     Seat.Notify.TURN_ONLY: {GAME_OVER, START},
 }
 

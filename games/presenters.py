@@ -82,6 +82,7 @@ STATUS_LABELS = {
     "accepted": pgettext_lazy("an offer", "accepted"),
     "withdrawn": pgettext_lazy("an offer", "withdrawn"),
     "lapsed": pgettext_lazy("an offer", "lapsed"),
+    "refused": pgettext_lazy("an offer", "refused"),
 }
 # A bag on the table: waiting for its decision, or what was decided.
 BAG_STATUS = {
@@ -887,7 +888,7 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
                 forms[kind].append(dict(tf, again=refused, joint_again=joint_again))
         elif kind == "accept_offer":
             forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
-        elif kind in ("revise_offer", "withdraw_offer"):
+        elif kind in ("revise_offer", "withdraw_offer", "refuse_offer"):
             forms[kind] = set(move["offers"])
         elif kind == "claim_black_market":
             forms[kind] = claim_form(view, move, typed)
@@ -1178,6 +1179,8 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "to_me": offer["recipient"] == me or oid in acceptable,
             "can_accept": acceptable.get(oid) == offer["revision"],
             "can_withdraw": oid in withdrawable,
+            "can_refuse": oid in forms.get("refuse_offer", set()),
+            "is_demand": is_demand,
             # The Sheriff chooses the pile for goods confiscated by the deal (1st edition).
             "accept_pile": first_edition
             and view["sheriff"] == me

@@ -40,6 +40,7 @@ DONE = {
     "revise_offer": gettext_lazy("Your offer is revised."),
     "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
     "accept_offer": gettext_lazy("Deal! The offer is accepted."),
+    "refuse_offer": gettext_lazy("You refused it; the table sees that you did."),
     "pass_bag": gettext_lazy("The bag passes."),
     "inspect_bag": gettext_lazy("The bag is inspected."),
     "say_no_offer": gettext_lazy(

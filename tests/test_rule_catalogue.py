@@ -1234,6 +1234,32 @@ def test_R57_sheriff_demands_and_accepts_at_once():
     assert state.gold == [56, 48, 50, 46]
 
 
+def test_R57b_a_merchant_may_refuse_a_demand_only_the_one_it_is_made_to():
+    """Issue 31: a demand could only be left to lapse. Whom an offer waits for may
+    refuse it: it closes, the table hears it, and it can no longer be accepted."""
+    state = _bargaining()
+    state, demand = offer(state, SHERIFF, 1, gold=2, passes=[1])
+    for seat, code in ((2, "not_offer_recipient"), (SHERIFF, "not_offer_recipient")):
+        refused(state, {"type": "refuse_offer", "seat": seat, "offer": demand}, code)
+    assert {"type": "refuse_offer", "offers": [demand]} in actions(state)[1]["moves"]
+    state, events = do_events(state, "refuse_offer", seat=1, offer=demand)
+    assert events_of(events, "offer_refused") == [
+        {
+            "seq": events[0]["seq"],
+            "type": "offer_refused",
+            "offers": [demand],
+            "seat": 1,
+            "demand": True,
+        }
+    ]
+    assert offer_status(state, demand) == "refused"
+    refused(
+        state, {"type": "accept_offer", "seat": 1, "offer": demand, "revision": 1}, "offer_closed"
+    )
+    refused(state, {"type": "refuse_offer", "seat": 1, "offer": demand}, "offer_closed")
+    assert state.gold == [50, 50, 50, 50]
+
+
 def test_R58_a_third_party_deal_waits_for_the_merchant_whose_bag_it_decides():
     """Honor Among Thieves, asynchronously: Will may pay to have Gilbert inspected, but not
     before Gilbert could answer with an offer of his own (or said he has none)."""

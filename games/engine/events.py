@@ -325,6 +325,7 @@ _HANDLERS = {
     "bargaining_ended": _bargaining_ended,
     "offer_withdrawn": _offer_closed("withdrawn"),
     "offers_lapsed": _offer_closed("lapsed"),
+    "offer_refused": _offer_closed("refused"),
     "deal_made": _deal_made,
     "bag_passed": _bag_passed,
     "bag_inspected": _bag_inspected,

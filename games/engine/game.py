@@ -24,6 +24,7 @@ COMMANDS = {
     "revise_offer": inspection.revise_offer,
     "withdraw_offer": inspection.withdraw_offer,
     "accept_offer": inspection.accept_offer,
+    "refuse_offer": inspection.refuse_offer,
     "pass_bag": inspection.pass_bag,
     "inspect_bag": inspection.inspect_bag,
     "say_no_offer": inspection.say_no_offer,

@@ -99,6 +99,7 @@ def _inspection_actions(state: State, result: dict) -> None:
         ]
         if acceptable:
             moves.append({"type": "accept_offer", "offers": acceptable})
+            moves.append({"type": "refuse_offer", "offers": [a["offer"] for a in acceptable]})
         own = [o["id"] for o in open_offers if o["proposer"] == seat]
         if own and may_offer:
             moves.append({"type": "revise_offer", "offers": own})

@@ -49,6 +49,7 @@ TIMEOUT_CHANCE = 0.04
 BARGAINING_END_CHANCE = 0.05
 JUNK_CHANCE = 0.03
 LOCKED_BAG_CHANCE = 0.3
+REFUSE_AGAIN = 0.8
 
 
 class RandomPlayers:
@@ -78,6 +79,8 @@ class RandomPlayers:
             return {"type": "timeout"}
         seat = rnd.choice(seats)
         move = rnd.choice(options[seat]["moves"])
+        if move["type"] == "refuse_offer" and rnd.random() < REFUSE_AGAIN:
+            move = rnd.choice(options[seat]["moves"])  # refusals now and then, deals mostly
         return getattr(self, move["type"])(state, seat, move)
 
     # -- market and loading
@@ -192,6 +195,9 @@ class RandomPlayers:
             **self._order(),
             **choice,
         }
+
+    def refuse_offer(self, state, seat, move):
+        return {"type": "refuse_offer", "seat": seat, "offer": self.rnd.choice(move["offers"])}
 
     def say_no_offer(self, state, seat, move):
         return {"type": "say_no_offer", "seat": seat}

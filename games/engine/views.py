@@ -31,6 +31,7 @@ PUBLIC_EVENTS = {
     "black_market_missed",
     "offer_withdrawn",
     "offers_lapsed",
+    "offer_refused",
     "no_offer_said",
     "bargaining_ended",
     "deal_made",
