@@ -28,7 +28,13 @@ from django.utils import timezone
 
 from games import bulk, emails
 from games.engine import actions
-from games.engine.inspection import acceptors, to_decide, undecided, waiting_to_speak
+from games.engine.inspection import (
+    acceptors,
+    is_demand,
+    to_decide,
+    undecided,
+    waiting_to_speak,
+)
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
@@ -41,6 +47,7 @@ REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a vi
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
+DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
 
 log = logging.getLogger(__name__)
@@ -82,9 +89,13 @@ def owed(state, events: list) -> dict:
                 continue
             # Those who must accept it (both Deputies of a joint offer), and the bags' owners.
             concerned = {*acceptors(state, offer)} | {a["bag"] for a in offer["terms"]["sheriff"]}
+            answer_now = set(acceptors(state, offer)) if is_demand(offer) else set()
             for seat in concerned - {offer["proposer"]}:
-                # Gathered with the offers after it (_gather_offers): one per move at most.
-                add(seat, OFFER, f"offers{event['seq']}")
+                # Gathered with the offers after it (_gather_offers): one per move at
+                # most; a demand, which its merchant may accept only while the bag is
+                # undecided, is not put off (its cause says so).
+                cause = DEMAND_CAUSE if seat in answer_now else "offers"
+                add(seat, OFFER, f"{cause}{event['seq']}")
         elif event["type"] == "deal_made" and str(event["offer"]) in offers:
             offer = offers[str(event["offer"])]
             kind = DEMAND_DEAL if offer["proposer"] != offer["payer"] else DEAL
@@ -136,14 +147,19 @@ def _gather_offers(wanted: list) -> list:
     compare-and-set on a row nobody has started sending; the outbox sweep sends
     it when due; one due but not yet taken by a sender still tells this offer.
     (A sender that took it first holds its row: the put-off then finds it sending,
-    and this offer gets an email of its own.)"""
+    and this offer gets an email of its own.)
+
+    A demand is not put off: its merchant may accept it only until the bag is
+    decided, which may be at once. Its email, or the one waiting, goes now (the
+    seat's own pace of moves bounds a loop of demands)."""
     quiet = timedelta(seconds=settings.OFFER_EMAIL_QUIET_SECONDS)
     if not wanted or not quiet:
         return save_owed(wanted)
     now = timezone.now()
     longest = timedelta(seconds=settings.OFFER_EMAIL_MAX_WAIT_SECONDS)
-    new = []
+    new, urgent, hurried = [], [], []
     for email in wanted:
+        demand = email.key.rpartition(":")[2].startswith(DEMAND_CAUSE)
         waiting = OutboxEmail.objects.filter(
             game=email.game,
             seat=email.seat,
@@ -154,16 +170,23 @@ def _gather_offers(wanted: list) -> list:
         found = waiting.values_list("pk", "created_at").first()
         if found is not None:
             pk, created = found
-            later = min(now + quiet, created + longest)
+            later = now if demand else min(now + quiet, created + longest)
             unstarted = OutboxEmail.objects.filter(
                 pk=pk, status=OutboxEmail.Status.PENDING, attempts=0
             )
             if unstarted.update(next_attempt_at=later):
+                hurried += [pk] if demand else []
                 continue
+        if demand:
+            email.next_attempt_at = now  # due now: its task sends it, else the sweep
+            urgent.append(email)
+            continue
         email.next_attempt_at = now + quiet
         new.append(email)
-    # No task now: the outbox sweep sends each when its quiet time is over.
-    return bulk.insert_new(new, "key")
+    if hurried:
+        transaction.on_commit(lambda: _send_after_commit(hurried))
+    # No task for the others: the outbox sweep sends each when its quiet time is over.
+    return save_owed(urgent) + bulk.insert_new(new, "key")
 
 
 def emails_owed(moves: list) -> list:
