@@ -20,6 +20,7 @@ MESSAGES = {
     "wrong_phase": [gettext_noop("That move is not possible in this phase.")],
     "unknown_command": [gettext_noop("Unknown command %(command)s.")],
     "bad_command": [
+        gettext_noop("A standing answer is on (true) or off (false)."),
         gettext_noop("The command must name a seat of this game."),
         gettext_noop("'%(field)s' must be a list of card ids."),
         gettext_noop("A command must be an object with a 'type'."),
@@ -49,6 +50,7 @@ MESSAGES = {
         gettext_noop("You have already made your market choice."),
         gettext_noop("Your bag is already closed."),
         gettext_noop("You have already made your choice."),
+        gettext_noop("Your standing answer is already so."),
     ],
     "duplicate_cards": [gettext_noop("The same card is named twice.")],
     "card_not_in_hand": [gettext_noop("You can only use cards from your own hand.")],

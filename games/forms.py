@@ -43,6 +43,7 @@ MOVES = (
     "say_no_offer",
     "claim_black_market",
     "decline_black_market",
+    "set_black_market_standing",
 )
 
 
@@ -328,6 +329,13 @@ def _decline_black_market(post) -> dict:
     return {}
 
 
+def _set_black_market_standing(post) -> dict:
+    standing = post.get("standing", "")
+    if standing not in ("on", "off"):
+        raise FormError(_("This form is not one the game knows. Please reload the page."))
+    return {"standing": standing == "on"}
+
+
 PARSERS = {
     "set_aside": _set_aside,
     "market_turn": _market_turn,
@@ -342,6 +350,7 @@ PARSERS = {
     "say_no_offer": _say_no_offer,
     "claim_black_market": _claim_black_market,
     "decline_black_market": _decline_black_market,
+    "set_black_market_standing": _set_black_market_standing,
 }
 
 

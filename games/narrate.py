@@ -1024,6 +1024,25 @@ class Narrator:
             _("%(who)s makes no Black Market claim this round."),
         )
 
+    def _black_market_standing_set(self, e):
+        if e["standing"]:
+            return self.by(
+                e["seat"],
+                _(
+                    "Your standing answer: you claim from the Black Market whenever you can, "
+                    "and make no claim otherwise; the table no longer waits for you."
+                ),
+                _(
+                    "%(who)s's standing answer: they claim from the Black Market whenever they "
+                    "can, and make no claim otherwise."
+                ),
+            )
+        return self.by(
+            e["seat"],
+            _("You will be asked again at each Black Market step."),
+            _("%(who)s will be asked again at each Black Market step."),
+        )
+
     def _black_market_submitted(self, e):
         if "choice" not in e:  # another seat's choice stays sealed
             text = _("%(name)s has made their Black Market choice.")

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from games import bulk, emails
 from games.engine import actions
+from games.engine.black_market import may_still_claim
 from games.engine.inspection import (
     acceptors,
     is_demand,
@@ -76,6 +77,14 @@ def owed(state, events: list) -> dict:
         for seat, options in actions(state).items():
             if options["moves"]:
                 add(seat, YOUR_MOVE, f"phase{started}")
+    if state.config.black_market and not state.is_over() and state.phase.kind == "inspection":
+        # A bag is through while the inspection goes on: its merchant, if the Black
+        # Market step would wait for them, is asked now (claim, or "no claim"), so
+        # that their answer is in, or on its way, by the last bag.
+        for event in events:
+            through = event["type"] in ("bag_passed", "bag_inspected")
+            if through and may_still_claim(state, event["seat"]):
+                add(event["seat"], YOUR_MOVE, f"claim{event['seq']}")
     if _bargaining_just_over(state, types):
         for inspector in state.inspectors():  # the Sheriff, or each Deputy with calls left
             if to_decide(state, inspector):

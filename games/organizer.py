@@ -53,6 +53,7 @@ EVENTS = {
     "black_market_declined": gettext_lazy("No Black Market claim"),
     "black_market_submitted": gettext_lazy("Black Market choice made"),
     "black_market_missed": gettext_lazy("Black Market claim too late"),
+    "black_market_standing_set": gettext_lazy("Black Market standing answer"),
     "timed_out": gettext_lazy("Deadline missed"),
     "noted": gettext_lazy("Note"),
     "round_ended": gettext_lazy("Round ended"),

@@ -389,6 +389,8 @@ def inspection_hint(view: dict, names: list, bargaining_until, my_turn: bool) ->
             "your bag or anyone's. Everything said is public."
         )
     claim = " " + str(CLAIM_NOW) if claimable(view) else ""
+    if not claim and decline_now(view):  # 3 face down, no set: say so now, spare the wait
+        claim = " " + str(NO_CLAIM_NOW)
     return str(ASKS["inspection"]), None, hint + claim
 
 
@@ -508,6 +510,44 @@ CLAIM_NOW = gettext_lazy(
 )
 
 
+# Why a merchant who cannot claim is asked all the same (issue 31).
+WHY_ASKED = gettext_lazy(
+    "Every bag is decided. You hold no 3 contraband of one kind a pile still takes, so "
+    "you cannot claim: answer “No claim this round” and the round ends sooner. You are "
+    "asked because the table waits for every merchant with 3 or more face-down goods, "
+    "so that nobody can tell who holds three of a kind. To answer ahead next time, say "
+    "“no claim” during the inspection, or give a standing answer (the Black Market panel)."
+)
+
+
+def standing_answer(view: dict, names: list) -> dict | None:
+    """The Black Market panel's standing answer: the reader's, and who has one."""
+    if "black_market_standing" not in view or view["phase"]["kind"] == "game_over":
+        return None
+    me = view.get("me", {}).get("seat")
+    on = view["black_market_standing"]
+    return {
+        "mine": me in on,
+        "can_set": me is not None,
+        "who": and_list([names[s] for s in on]) if on else "",
+    }
+
+
+NO_CLAIM_NOW = gettext_lazy(
+    "Your bag is through. After the last bag, the table waits for every merchant with 3 "
+    "or more face-down goods, so that nobody can tell who holds three of a kind. You "
+    "cannot claim this round: say “No claim this round” now (below) and it will not "
+    "wait for you."
+)
+
+
+def decline_now(view: dict) -> bool:
+    """May this seat, whose bag is through, only say "no claim" (it cannot claim)?"""
+    types = {m["type"] for m in view["my_moves"]["moves"]}
+    through = view["players"][view["me"]["seat"]].get("bag_status") in ("passed", "inspected")
+    return through and "decline_black_market" in types and "claim_black_market" not in types
+
+
 def claimable(view: dict) -> bool:
     """May this seat claim from the Black Market or decline, now?"""
     return any(m["type"] == "claim_black_market" for m in view["my_moves"]["moves"])
@@ -515,6 +555,8 @@ def claimable(view: dict) -> bool:
 
 def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
     me = view["me"]["seat"]
+    if my_turn and not claimable(view):
+        return str(WHY_ASKED)
     if my_turn:
         return _(
             "Every bag is decided. You may still trade 3 contraband of one kind from your "
@@ -828,6 +870,7 @@ def black_market(view: dict, names: list) -> dict | None:
         ],
         "out": grouped([c["type"] for c in view.get("out_of_game", [])]),
         "claim_cost": BLACK_MARKET_CLAIM,
+        "standing": standing_answer(view, names),
     }
 
 
@@ -893,7 +936,7 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
         elif kind == "claim_black_market":
             forms[kind] = claim_form(view, move, typed)
         elif kind == "decline_black_market":
-            forms[kind] = True
+            forms[kind] = {"ahead": move.get("ahead", False)}
     if view["phase"]["kind"] == "inspection" and bags_to_call(view, me):
         forms["decide"] = decide_form(view, names)
     return forms

@@ -48,6 +48,7 @@ DONE = {
     ),
     "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
     "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
+    "set_black_market_standing": gettext_lazy("Your standing answer is recorded."),
 }
 # Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
 DONE_WITH_DEPUTIES = {

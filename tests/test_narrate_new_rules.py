@@ -105,8 +105,12 @@ def kind_of(event: dict) -> tuple:
     kind = event["type"]
     if kind == "cards_moved":
         return kind, event["reason"], event["from"].split(":")[0], event["to"].split(":")[0]
-    if kind == "gold_transferred" and event["reason"] == "bribe" and event["to"] == "booty":
-        return kind, "bribe", "a merchant", "booty"  # rare in random games: any payer will do
+    if (
+        kind == "gold_transferred"
+        and event["reason"] in ("bribe", "fine")
+        and event["to"] == "booty"
+    ):
+        return kind, event["reason"], "a merchant", "booty"  # rare in random games: any payer
     if kind == "gold_transferred":
         return kind, event["reason"], str(event["from"]), str(event["to"])
     if kind in ("phase_started", "timed_out"):
@@ -201,7 +205,7 @@ def test_the_random_games_cover_the_new_lines(narrated):
         ("bag_inspected", 1),
         ("bag_inspected", 2),
         ("gold_transferred", "bribe", "a merchant", "booty"),
-        ("gold_transferred", "fine", str(CID), "booty"),
+        ("gold_transferred", "fine", "a merchant", "booty"),
         ("gold_transferred", "booty", "booty", str(CID)),
         ("cards_moved", "booty", "booty", "stand"),
         ("cards_moved", "booty", "booty", "discard"),
@@ -210,6 +214,7 @@ def test_the_random_games_cover_the_new_lines(narrated):
         ("booty_shared",),
         ("black_market_claimed",),
         ("black_market_declined",),
+        ("black_market_standing_set",),
         ("black_market_submitted", True),
         ("black_market_submitted", False),
         ("timed_out", "black_market", None),

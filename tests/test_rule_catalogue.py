@@ -1973,3 +1973,61 @@ def test_R88_deputies_do_not_claim_and_six_players_may_use_the_black_market():
     assert state.claims[2][0]["value"] == 30
     for seat in [*range(6), None]:
         assert check_view(state, seat) == []
+
+
+def test_R89_a_standing_answer_claims_when_it_can_and_spares_the_step_its_wait():
+    """Issue 31: the step waits for every merchant the table cannot rule out (3 face-down
+    cards), claim or not. A standing answer, "claim when I can, else no claim", is given
+    for its merchant at once (the best pile, sealed like any choice); it is public."""
+    state = _market()
+    state = rig(state, "stand:1", ["pepper", "pepper", "pepper", "silk", "silk", "silk"])
+    state = rig(state, "stand:2", ["pepper", "mead", "silk"])  # 3 face down, no claim
+    state = rig(state, "stand:3", ["mead"] * 3)
+    for seat in (1, 2):
+        state, events = do_events(state, "set_black_market_standing", seat=seat, standing=True)
+        assert project_event(state, events[0], 3) == events[0]  # the table hears it
+    assert state.black_market_standing == [1, 2]
+    refused(
+        state,
+        {"type": "set_black_market_standing", "seat": 1, "standing": True},
+        "already_submitted",
+    )
+    refused(
+        state, {"type": "set_black_market_standing", "seat": 3, "standing": "yes"}, "bad_command"
+    )
+    state = to_inspection(state, DAVID_BAG)
+    for bag in (1, 2):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
+    assert state.phase.kind == "black_market" and awaiting(state) == [3]  # only seat 3 waited for
+    chosen = {e["seat"]: e["choice"] for e in events_of(events, "black_market_submitted")}
+    assert chosen == {1: "silk", 2: "none"}  # silk's top (34) is worth more than pepper's (30)
+    sealed = events_of(events, "black_market_submitted")[0]
+    assert "choice" not in project_event(state, sealed, 3)
+    state, events = do_events(state, "decline_black_market", seat=3)
+    assert [(e["seat"], e["kind"]) for e in events_of(events, "black_market_claimed")] == [
+        (1, "silk")
+    ]
+    assert state.round == 2 and check_state(state) == []
+    # Everyone the step would wait for has a standing answer: no step at all is waited on.
+    state = do(state, "set_black_market_standing", seat=3, standing=True)
+    assert state.black_market_standing == [1, 2, 3]
+    state = do(state, "set_black_market_standing", seat=2, standing=False)
+    assert state.black_market_standing == [1, 3]
+    refused(
+        start(),
+        {"type": "set_black_market_standing", "seat": 1, "standing": True},
+        "no_black_market",
+    )
+
+
+def test_R90_a_merchant_may_say_no_claim_before_their_bag_is_decided():
+    """Issue 31: answering ahead spares the table the step's wait for that merchant."""
+    state = rig(_market(), "stand:1", ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    assert {"type": "decline_black_market", "ahead": True} in actions_of(state, 1)
+    state = do(state, "decline_black_market", seat=1)
+    assert not [m for m in actions_of(state, 1) if "black_market" in m["type"]]
+    for bag in (1, 2, 3):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    assert state.round == 2  # no step: nobody left to wait for

@@ -276,6 +276,13 @@ def _black_market_declined(state: State, event: dict) -> None:
     state.phase.declined = sorted({*state.phase.declined, event["seat"]})
 
 
+def _black_market_standing_set(state: State, event: dict) -> None:
+    standing = {*state.black_market_standing} - {event["seat"]}
+    state.black_market_standing = sorted(
+        standing | ({event["seat"]} if event["standing"] else set())
+    )
+
+
 def _black_market_submitted(state: State, event: dict) -> None:
     state.phase.choices[event["seat"]] = json_copy(event["choice"])
 
@@ -320,6 +327,7 @@ _HANDLERS = {
     "black_market_claimed": _black_market_claimed,
     "black_market_declined": _black_market_declined,
     "black_market_submitted": _black_market_submitted,
+    "black_market_standing_set": _black_market_standing_set,
     "black_market_missed": _log_only,
     "no_offer_said": _no_offer_said,
     "bargaining_ended": _bargaining_ended,

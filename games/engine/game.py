@@ -30,6 +30,7 @@ COMMANDS = {
     "say_no_offer": inspection.say_no_offer,
     "claim_black_market": black_market.claim,
     "decline_black_market": black_market.decline,
+    "set_black_market_standing": black_market.set_standing,
 }
 
 

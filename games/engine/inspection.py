@@ -614,7 +614,7 @@ def close(run: Run) -> None:
         run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
     seats = black_market.eligible(run.state)
     if seats:
-        run.emit("phase_started", phase="black_market", seats=seats)
+        black_market.start_step(run, seats)
         return
     finish(run)
 

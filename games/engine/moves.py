@@ -59,6 +59,8 @@ def _black_market_actions(state: State, result: dict) -> None:
     for seat in state.merchants():
         if black_market.may_still_claim(state, seat):
             result[seat]["moves"] += _claim_moves(state, seat)
+        elif black_market.may_answer_ahead(state, seat):  # spares the table a wait later
+            result[seat]["moves"].append({"type": "decline_black_market", "ahead": True})
 
 
 def _inspection_actions(state: State, result: dict) -> None:

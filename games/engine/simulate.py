@@ -50,6 +50,7 @@ BARGAINING_END_CHANCE = 0.05
 JUNK_CHANCE = 0.03
 LOCKED_BAG_CHANCE = 0.3
 REFUSE_AGAIN = 0.8
+STANDING_CHANCE = 0.01
 
 
 class RandomPlayers:
@@ -74,6 +75,9 @@ class RandomPlayers:
             return {"type": "end_bargaining"}
         if rnd.random() < JUNK_CHANCE and self.sends_junk:
             return self.junk(state)
+        if state.config.black_market and rnd.random() < STANDING_CHANCE:  # any time, any seat
+            seat, standing = rnd.randrange(state.players), rnd.random() < 0.5
+            return {"type": "set_black_market_standing", "seat": seat, "standing": standing}
         seats = [s for s, a in options.items() if a["moves"]]
         if not seats:  # a complete phase held for its deadline
             return {"type": "timeout"}
