@@ -220,7 +220,7 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     phone.submitted("demand-made", expect="Your demand is on the table")
 
     bobs = phone.page.locator("article.offer", has_text="Bob")
-    bobs.get_by_role("button", name=re.compile("Accept revision")).click()
+    bobs.get_by_role("button", name=re.compile("Accept this")).click()
     phone.submitted("deal-accepted", expect="Deal!")
     assert gold(phone) == 54
     # Bargaining: Carol's and Dave's bags wait until they have had their say.
@@ -351,6 +351,14 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
         phone.follow_newest_email(email(name))
         phone.move_form("say_no_offer").get_by_role("button", name="No offer from me").click()
         phone.submitted(expect="The Deputies now know you have no offer")
+    # The last merchant answers the Black Market ahead: a standing answer (public).
+    assert "the table will not wait for your answer" in phone.page.inner_text(
+        "#black-market-claim"
+    )
+    standing = phone.page.locator("#standing-answer")
+    standing.get_by_role("button", name="Claim whenever I can, else no claim").click()
+    phone.submitted("six-standing-answer", expect="Your standing answer is recorded")
+    assert f"With a standing answer: {merchants[-1]}" in phone.page.inner_text("#standing-answer")
 
     # Each Deputy accepts; the second acceptance makes the deal, paid to the Booty.
     deputy_links = {}
@@ -359,7 +367,7 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
         deputy_links[name] = phone.page.url
         phone.check("six-deputy")
         offer = phone.page.locator("article.offer", has_text=merchants[0])
-        offer.get_by_role("button", name=re.compile("Accept revision")).click()
+        offer.get_by_role("button", name=re.compile("Accept this")).click()
         phone.submitted("six-deputy-accepted", expect=expect)
     assert "3 gold" in phone.page.inner_text("#booty")
 
