@@ -599,7 +599,8 @@ class Narrator:
             return self.forms(
                 e["seats"],
                 {
-                    "you": _("Black Market: you may still claim a card."),
+                    # The reader knows whether they can: the step asks them either way.
+                    "you": _("Black Market: the table waits for your answer, claim or not."),
                     "one": _("Black Market: %(who)s may still claim a card."),
                     "several": pgettext(
                         "several players", "Black Market: %(who)s may still claim a card."

@@ -536,8 +536,8 @@ def standing_answer(view: dict, names: list) -> dict | None:
 NO_CLAIM_NOW = gettext_lazy(
     "Your bag is through. After the last bag, the table waits for every merchant with 3 "
     "or more face-down goods, so that nobody can tell who holds three of a kind. You "
-    "cannot claim this round: say “No claim this round” now (below) and it will not "
-    "wait for you."
+    "cannot claim this round: say “No claim this round” now on your table and it will "
+    "not wait for you."
 )
 
 
