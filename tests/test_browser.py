@@ -652,6 +652,7 @@ def test_the_black_market_step_tells_a_merchant_who_cannot_claim_why_they_are_as
     assert Game.objects.get(pk=game.pk).engine_state().phase.kind == "black_market"
     phone.follow_newest_email(email(names[merchant]), screen="black-market-why-asked")
     assert "the table waits for every merchant" in phone.page.inner_text("main")
+    phone.check("black-market-step-page")
     phone.move_form("decline_black_market").get_by_role(
         "button", name="No claim this round"
     ).click()
