@@ -133,7 +133,7 @@ def inspect(state, rnd: random.Random, share: float, asked_early: bool, ahead: b
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--players", type=int, choices=(3, 4, 5, 6), default=4)
+    parser.add_argument("--players", type=int, choices=(3, 4, 5), default=4)  # one Sheriff
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     config = GameConfig(players=args.players, edition=2, black_market=True)
