@@ -46,6 +46,7 @@ MODES = ("none", "duration", "daily")
 # claim when the last bag is decided (docs/engine.md section 12).
 PHASE_KINDS = ("market", "market_turn", "load", "inspection", "black_market")
 MAX_EXTENSION = timedelta(days=7)
+BLACK_MARKET_SHARE = 10  # the Black Market step lasts a tenth of the inspection by default
 # The longest time an organizer may give a phase or a reminder, in minutes (a year):
 # far beyond any game, and far from what datetime arithmetic can overflow on.
 MAX_MINUTES = 365 * 24 * 60
@@ -222,12 +223,13 @@ def bargaining_end(
 def black_market_minutes(minutes: int | None, inspection_minutes: int) -> float:
     """How long the Black Market step lasts, in minutes (0: no deadline).
 
-    ``minutes`` is the organizer's setting; None means half the inspection time:
-    the step is short (the bags are all decided, only a claim is left to make),
-    yet each merchant it waits for still gets the time to read one email. An
-    inspection without a deadline gives a step without one.
+    ``minutes`` is the organizer's setting; None means a tenth of the inspection
+    time: the bags are all decided and most merchants it waits for cannot claim
+    (the table waits for all who might, so as not to tell who can), so the step
+    costs the table a small fraction of a phase; a merchant can answer ahead (see
+    engine/black_market.py). An inspection without a deadline gives a step without one.
     """
-    return inspection_minutes / 2 if minutes is None else minutes
+    return inspection_minutes / BLACK_MARKET_SHARE if minutes is None else minutes
 
 
 def resume(deadline: datetime | None, paused_at: datetime, resumed_at: datetime) -> datetime | None:

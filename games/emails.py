@@ -27,6 +27,7 @@ HEADLINES = {
     "round_over": gettext_lazy("Round %(round)s is over"),
     "your_move": pgettext_lazy("email headline", "Your move"),
     "deal": gettext_lazy("Your offer was accepted"),
+    "demand_deal": gettext_lazy("Your demand was accepted"),
     "decide": gettext_lazy("Every bag can be decided now"),
     "offer": gettext_lazy("Offers that concern you"),
     "reminder": gettext_lazy("Reminder: your move is due soon"),
@@ -225,24 +226,50 @@ def pace(game: Game, tz_name: str) -> str:
     return f"{text} {missed} {bargaining(game)}"
 
 
-def bargaining(game: Game) -> str:
-    """The game's bargaining time, in one sentence."""
-    minutes = game.bargaining_minutes
-    if minutes == 0:
-        return _("The Sheriff may decide a bag as soon as the declarations are revealed.")
-    if minutes is None and game.deadline_mode == Game.DeadlineMode.NONE:
-        return _(
-            "The Sheriff decides a bag only once its merchant has made an offer or said “no offer”."
-        )
-    if minutes is None:
-        return _(
-            "The Sheriff decides a bag only once its merchant has made an offer or said "
-            "“no offer”, or once half the inspection time has passed."
-        )
-    return _(
+# The game's bargaining time, by (six players: two Deputies, no Sheriff) and case.
+BARGAINING_PACE = {
+    (False, "none"): gettext_lazy(
+        "The Sheriff may decide a bag as soon as the declarations are revealed."
+    ),
+    (True, "none"): gettext_lazy(
+        "The Deputies may call a bag as soon as the declarations are revealed."
+    ),
+    (False, "until_spoken"): gettext_lazy(
+        "The Sheriff decides a bag only once its merchant has made an offer or said “no offer”."
+    ),
+    (True, "until_spoken"): gettext_lazy(
+        "The Deputies call a bag only once its merchant has made an offer or said “no offer”."
+    ),
+    (False, "half"): gettext_lazy(
+        "The Sheriff decides a bag only once its merchant has made an offer or said "
+        "“no offer”, or once half the inspection time has passed."
+    ),
+    (True, "half"): gettext_lazy(
+        "The Deputies call a bag only once its merchant has made an offer or said "
+        "“no offer”, or once half the inspection time has passed."
+    ),
+    (False, "minutes"): gettext_lazy(
         "The Sheriff decides a bag only once its merchant has made an offer or said "
         "“no offer”, or once %(duration)s of bargaining have passed."
-    ) % {"duration": _duration(minutes)}
+    ),
+    (True, "minutes"): gettext_lazy(
+        "The Deputies call a bag only once its merchant has made an offer or said "
+        "“no offer”, or once %(duration)s of bargaining have passed."
+    ),
+}
+
+
+def bargaining(game: Game) -> str:
+    """The game's bargaining time, in one sentence."""
+    six = engine.GameConfig.from_dict(game.config).deputies
+    minutes = game.bargaining_minutes
+    if minutes == 0:
+        return str(BARGAINING_PACE[six, "none"])
+    if minutes is None and game.deadline_mode == Game.DeadlineMode.NONE:
+        return str(BARGAINING_PACE[six, "until_spoken"])
+    if minutes is None:
+        return str(BARGAINING_PACE[six, "half"])
+    return BARGAINING_PACE[six, "minutes"] % {"duration": _duration(minutes)}
 
 
 def _duration(minutes: float) -> str:

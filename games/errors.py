@@ -20,6 +20,7 @@ MESSAGES = {
     "wrong_phase": [gettext_noop("That move is not possible in this phase.")],
     "unknown_command": [gettext_noop("Unknown command %(command)s.")],
     "bad_command": [
+        gettext_noop("A standing answer is on (true) or off (false)."),
         gettext_noop("The command must name a seat of this game."),
         gettext_noop("'%(field)s' must be a list of card ids."),
         gettext_noop("A command must be an object with a 'type'."),
@@ -49,6 +50,7 @@ MESSAGES = {
         gettext_noop("You have already made your market choice."),
         gettext_noop("Your bag is already closed."),
         gettext_noop("You have already made your choice."),
+        gettext_noop("Your standing answer is already so."),
     ],
     "duplicate_cards": [gettext_noop("The same card is named twice.")],
     "card_not_in_hand": [gettext_noop("You can only use cards from your own hand.")],
@@ -134,12 +136,16 @@ MESSAGES = {
         gettext_noop("That offer is no longer open (accepted)."),
         gettext_noop("That offer is no longer open (withdrawn)."),
         gettext_noop("That offer is no longer open (lapsed)."),
+        gettext_noop("That offer is no longer open (refused)."),
     ],
     "not_offer_proposer": [
         gettext_noop("Only whoever made an offer can change it."),
         gettext_noop("Only whoever made an offer can withdraw it."),
     ],
-    "not_offer_recipient": [gettext_noop("Only the seat an offer was made to can accept it.")],
+    "not_offer_recipient": [
+        gettext_noop("Only the seat an offer was made to can accept it."),
+        gettext_noop("Only the seat an offer was made to can refuse it."),
+    ],
     "stale_revision": [
         gettext_noop(
             "That offer has changed (it is now revision %(revision)s); "
@@ -187,6 +193,7 @@ GENERAL = {
     "promise_too_long": gettext_noop("That promise is too long."),
     "bag_already_decided": gettext_noop("That bag is already decided."),
     "offer_closed": gettext_noop("That offer is no longer open."),
+    "not_offer_recipient": gettext_noop("Only the seat an offer was made to can answer it."),
     "not_offer_proposer": gettext_noop("Only whoever made an offer can change or withdraw it."),
     "stale_revision": gettext_noop("That offer has changed; read it again before accepting."),
     "not_enough_contraband": gettext_noop("A claim needs more cards of that kind on your stand."),

@@ -37,11 +37,13 @@ MOVES = (
     "revise_offer",
     "withdraw_offer",
     "accept_offer",
+    "refuse_offer",
     "pass_bag",
     "inspect_bag",
     "say_no_offer",
     "claim_black_market",
     "decline_black_market",
+    "set_black_market_standing",
 )
 
 
@@ -279,6 +281,10 @@ def _withdraw_offer(post) -> dict:
     return {"offer": _int(post, "offer", what=pgettext("a form field", "The offer number"))}
 
 
+def _refuse_offer(post) -> dict:
+    return {"offer": _int(post, "offer", what=pgettext("a form field", "The offer number"))}
+
+
 def _accept_offer(post) -> dict:
     return {
         "offer": _int(post, "offer", what=pgettext("a form field", "The offer number")),
@@ -323,6 +329,13 @@ def _decline_black_market(post) -> dict:
     return {}
 
 
+def _set_black_market_standing(post) -> dict:
+    standing = post.get("standing", "")
+    if standing not in ("on", "off"):
+        raise FormError(_("This form is not one the game knows. Please reload the page."))
+    return {"standing": standing == "on"}
+
+
 PARSERS = {
     "set_aside": _set_aside,
     "market_turn": _market_turn,
@@ -331,11 +344,13 @@ PARSERS = {
     "revise_offer": _revise_offer,
     "withdraw_offer": _withdraw_offer,
     "accept_offer": _accept_offer,
+    "refuse_offer": _refuse_offer,
     "pass_bag": _pass_bag,
     "inspect_bag": _inspect_bag,
     "say_no_offer": _say_no_offer,
     "claim_black_market": _claim_black_market,
     "decline_black_market": _decline_black_market,
+    "set_black_market_standing": _set_black_market_standing,
 }
 
 

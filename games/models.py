@@ -64,7 +64,7 @@ class Game(models.Model):
         blank=True,
         help_text="The Black Market step, in minutes: when the last bag is decided, the merchants "
         "who could still claim a Black Market card have this long to claim or decline. "
-        "Blank: half the inspection time. 0: no deadline.",
+        "Blank: a tenth of the inspection time. 0: no deadline.",
     )
     daily_time = models.TimeField(
         null=True, blank=True, help_text="Daily mode: the local time every deadline falls at."

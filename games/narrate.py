@@ -198,6 +198,26 @@ DEAL_MADE = {
         "binding both Deputies."
     ),
 }
+# The same, when the deal was a demand (the Sheriff's or a Deputy's terms).
+DEMAND_DEAL_MADE = {
+    ("you", "other"): gettext_lazy(
+        "Deal! Demand #%(offer)d (revision %(revision)d) was accepted: you pay %(to)s."
+    ),
+    ("you", "booty"): gettext_lazy(
+        "Deal! Demand #%(offer)d (revision %(revision)d) was accepted: you pay the Booty, "
+        "binding both Deputies."
+    ),
+    ("other", "you"): gettext_lazy(
+        "Deal! Demand #%(offer)d (revision %(revision)d) was accepted: %(who)s pays you."
+    ),
+    ("other", "other"): gettext_lazy(
+        "Deal! Demand #%(offer)d (revision %(revision)d) was accepted: %(who)s pays %(to)s."
+    ),
+    ("other", "booty"): gettext_lazy(
+        "Deal! Demand #%(offer)d (revision %(revision)d) was accepted: %(who)s pays the "
+        "Booty, binding both Deputies."
+    ),
+}
 # Sentences with one player as the subject, each as (the reader, another player).
 DEPUTY_DECIDED = {  # by whether a deal made the call
     True: (
@@ -257,19 +277,19 @@ DEBT_SETTLED = {  # by (goods were given, some is forgiven)
 # (Narrator.parties): "who" made it, "to" whom, "terms" what it gives and asks.
 OFFER_MADE = {
     # a game with a Sheriff: the terms say what the Sheriff will do
-    ("demand", "you"): gettext_lazy("Offer #%(id)d: You demand — %(terms)s."),
-    ("demand", "other"): gettext_lazy("Offer #%(id)d: %(who)s demands — %(terms)s."),
+    ("demand", "you"): gettext_lazy("Demand #%(id)d: You demand — %(terms)s."),
+    ("demand", "other"): gettext_lazy("Demand #%(id)d: %(who)s demands — %(terms)s."),
     ("offer", "you"): gettext_lazy("Offer #%(id)d: You offer — %(terms)s."),
     ("offer", "other"): gettext_lazy("Offer #%(id)d: %(who)s offers — %(terms)s."),
     # six players: a Deputy's demand from a merchant, a merchant's offer to one or both
     ("demand from", "you", "other"): gettext_lazy(
-        "Offer #%(id)d: You demand from %(to)s %(terms)s."
+        "Demand #%(id)d: You demand from %(to)s %(terms)s."
     ),
     ("demand from", "other", "you"): gettext_lazy(
-        "Offer #%(id)d: %(who)s demands from you %(terms)s."
+        "Demand #%(id)d: %(who)s demands from you %(terms)s."
     ),
     ("demand from", "other", "other"): gettext_lazy(
-        "Offer #%(id)d: %(who)s demands from %(to)s %(terms)s."
+        "Demand #%(id)d: %(who)s demands from %(to)s %(terms)s."
     ),
     ("offer to", "you", "other"): gettext_lazy("Offer #%(id)d: You offer %(to)s %(terms)s."),
     ("offer to", "other", "you"): gettext_lazy("Offer #%(id)d: %(who)s offers you %(terms)s."),
@@ -614,7 +634,8 @@ class Narrator:
             return self.forms(
                 e["seats"],
                 {
-                    "you": _("Black Market: you may still claim a card."),
+                    # The reader knows whether they can: the step asks them either way.
+                    "you": _("Black Market: the table waits for your answer, claim or not."),
                     "one": _("Black Market: %(who)s may still claim a card."),
                     "several": pgettext(
                         "several players", "Black Market: %(who)s may still claim a card."
@@ -890,7 +911,10 @@ class Narrator:
         )
 
     def _offer_revised(self, e):
-        text = _("Offer #%(offer)d revised (revision %(revision)d): %(terms)s.")
+        if e.get("demand"):
+            text = _("Demand #%(offer)d revised (revision %(revision)d): %(terms)s.")
+        else:
+            text = _("Offer #%(offer)d revised (revision %(revision)d): %(terms)s.")
         return text % {
             "offer": e["offer"],
             "revision": e["revision"],
@@ -899,8 +923,19 @@ class Narrator:
 
     def _offer_withdrawn(self, e):
         n = len(e["offers"])
-        text = ngettext("Offer %(offers)s withdrawn.", "Offer %(offers)s withdrawn.", n)
+        if e.get("demand"):
+            text = ngettext("Demand %(offers)s withdrawn.", "Demands %(offers)s withdrawn.", n)
+        else:
+            text = ngettext("Offer %(offers)s withdrawn.", "Offer %(offers)s withdrawn.", n)
         return text % {"offers": offer_numbers(e["offers"])}
+
+    def _offer_refused(self, e):
+        [number] = e["offers"]
+        if e.get("demand"):
+            forms = (_("You refuse demand #%(offer)d."), _("%(who)s refuses demand #%(offer)d."))
+        else:
+            forms = (_("You refuse offer #%(offer)d."), _("%(who)s refuses offer #%(offer)d."))
+        return self.by(e["seat"], *forms, offer=number)
 
     def _offers_lapsed(self, e):
         n = len(e["offers"])
@@ -919,9 +954,12 @@ class Narrator:
 
     def _deal_made(self, e):
         values = {"offer": e["offer"], "revision": e["revision"]}
+        if "payee" not in e and e.get("demand"):
+            return _("Deal! Demand #%(offer)d (revision %(revision)d) was accepted.") % values
         if "payee" not in e:
             return _("Deal! Offer #%(offer)d (revision %(revision)d) was accepted.") % values
-        text = DEAL_MADE[self.parties(e["payer"], e["payee"])]
+        lines = DEMAND_DEAL_MADE if e.get("demand") else DEAL_MADE
+        text = lines[self.parties(e["payer"], e["payee"])]
         return str(text) % {**values, **self.party_names(e["payer"], e["payee"])}
 
     # --- the inspection ----------------------------------------------------------------
@@ -1038,6 +1076,25 @@ class Narrator:
             e["seat"],
             _("You make no Black Market claim this round."),
             _("%(who)s makes no Black Market claim this round."),
+        )
+
+    def _black_market_standing_set(self, e):
+        if e["standing"]:
+            return self.by(
+                e["seat"],
+                _(
+                    "Your standing answer: you claim from the Black Market whenever you can, "
+                    "and make no claim otherwise; the table no longer waits for you."
+                ),
+                _(
+                    "%(who)s's standing answer: they claim from the Black Market whenever they "
+                    "can, and make no claim otherwise."
+                ),
+            )
+        return self.by(
+            e["seat"],
+            _("You will be asked again at each Black Market step."),
+            _("%(who)s will be asked again at each Black Market step."),
         )
 
     def _black_market_submitted(self, e):

@@ -28,10 +28,18 @@ from django.utils import timezone
 
 from games import bulk, emails
 from games.engine import actions
-from games.engine.inspection import acceptors, to_decide, undecided, waiting_to_speak
+from games.engine.black_market import may_still_claim
+from games.engine.inspection import (
+    acceptors,
+    is_demand,
+    to_decide,
+    undecided,
+    waiting_to_speak,
+)
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+DEMAND_DEAL = "demand_deal"  # the Sheriff's (a Deputy's) demand was accepted
 DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
 START, ROUND_OVER = "start", "round_over"
 REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
@@ -40,7 +48,8 @@ REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a vi
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
-PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, OFFER)
+DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
+PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +77,14 @@ def owed(state, events: list) -> dict:
         for seat, options in actions(state).items():
             if options["moves"]:
                 add(seat, YOUR_MOVE, f"phase{started}")
+    if state.config.black_market and not state.is_over() and state.phase.kind == "inspection":
+        # A bag is through while the inspection goes on: its merchant, if the Black
+        # Market step would wait for them, is asked now (claim, or "no claim"), so
+        # that their answer is in, or on its way, by the last bag.
+        for event in events:
+            through = event["type"] in ("bag_passed", "bag_inspected")
+            if through and may_still_claim(state, event["seat"]):
+                add(event["seat"], YOUR_MOVE, f"claim{event['seq']}")
     if _bargaining_just_over(state, types):
         for inspector in state.inspectors():  # the Sheriff, or each Deputy with calls left
             if to_decide(state, inspector):
@@ -81,11 +98,17 @@ def owed(state, events: list) -> dict:
                 continue
             # Those who must accept it (both Deputies of a joint offer), and the bags' owners.
             concerned = {*acceptors(state, offer)} | {a["bag"] for a in offer["terms"]["sheriff"]}
+            answer_now = set(acceptors(state, offer)) if is_demand(offer) else set()
             for seat in concerned - {offer["proposer"]}:
-                # Gathered with the offers after it (_gather_offers): one per move at most.
-                add(seat, OFFER, f"offers{event['seq']}")
+                # Gathered with the offers after it (_gather_offers): one per move at
+                # most; a demand, which its merchant may accept only while the bag is
+                # undecided, is not put off (its cause says so).
+                cause = DEMAND_CAUSE if seat in answer_now else "offers"
+                add(seat, OFFER, f"{cause}{event['seq']}")
         elif event["type"] == "deal_made" and str(event["offer"]) in offers:
-            add(offers[str(event["offer"])]["proposer"], DEAL, f"deal{event['offer']}")
+            offer = offers[str(event["offer"])]
+            kind = DEMAND_DEAL if offer["proposer"] != offer["payer"] else DEAL
+            add(offer["proposer"], kind, f"deal{event['offer']}")
     return {
         seat: min(causes, key=lambda kc: PRIORITY.index(kc[0])) for seat, causes in wanted.items()
     }
@@ -133,14 +156,19 @@ def _gather_offers(wanted: list) -> list:
     compare-and-set on a row nobody has started sending; the outbox sweep sends
     it when due; one due but not yet taken by a sender still tells this offer.
     (A sender that took it first holds its row: the put-off then finds it sending,
-    and this offer gets an email of its own.)"""
+    and this offer gets an email of its own.)
+
+    A demand is not put off: its merchant may accept it only until the bag is
+    decided, which may be at once. Its email, or the one waiting, goes now (the
+    seat's own pace of moves bounds a loop of demands)."""
     quiet = timedelta(seconds=settings.OFFER_EMAIL_QUIET_SECONDS)
     if not wanted or not quiet:
         return save_owed(wanted)
     now = timezone.now()
     longest = timedelta(seconds=settings.OFFER_EMAIL_MAX_WAIT_SECONDS)
-    new = []
+    new, urgent, hurried = [], [], []
     for email in wanted:
+        demand = email.key.rpartition(":")[2].startswith(DEMAND_CAUSE)
         waiting = OutboxEmail.objects.filter(
             game=email.game,
             seat=email.seat,
@@ -151,16 +179,23 @@ def _gather_offers(wanted: list) -> list:
         found = waiting.values_list("pk", "created_at").first()
         if found is not None:
             pk, created = found
-            later = min(now + quiet, created + longest)
+            later = now if demand else min(now + quiet, created + longest)
             unstarted = OutboxEmail.objects.filter(
                 pk=pk, status=OutboxEmail.Status.PENDING, attempts=0
             )
             if unstarted.update(next_attempt_at=later):
+                hurried += [pk] if demand else []
                 continue
+        if demand:
+            email.next_attempt_at = now  # due now: its task sends it, else the sweep
+            urgent.append(email)
+            continue
         email.next_attempt_at = now + quiet
         new.append(email)
-    # No task now: the outbox sweep sends each when its quiet time is over.
-    return bulk.insert_new(new, "key")
+    if hurried:
+        transaction.on_commit(lambda: _send_after_commit(hurried))
+    # No task for the others: the outbox sweep sends each when its quiet time is over.
+    return save_owed(urgent) + bulk.insert_new(new, "key")
 
 
 def emails_owed(moves: list) -> list:
@@ -180,8 +215,8 @@ def emails_owed(moves: list) -> list:
 # demand the reader must answer), which are always sent. The news of an email not
 # sent is told in the reader's next one, which tells everything since the last.
 SENT_FOR = {
-    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, OFFER},
-    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL},
+    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL, OFFER},
+    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL},
     Seat.Notify.TURN_ONLY: {GAME_OVER, START},
 }
 

@@ -159,12 +159,39 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = False
             log.warning("email %s sent again, possibly a duplicate (%d)", email.key, email.in_doubt)
         elif email.rendered_at is None and email.seat_id is not None:
+            if email.kind == OFFER_KIND and not _offers_to_tell(email):
+                email.delete()  # another email told them first (e.g. "Round N is over")
+                return "dropped"
             render(email, now)
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
         bulk.update_where(OutboxEmail, {"pk": email.pk}, {f: getattr(email, f) for f in CLAIMED})
     return email
+
+
+OFFER_KIND = "offer"  # notifications.OFFER (the outbox sits beneath notifications)
+# What an offer email is about: offers made, changed, closed or turned into deals.
+OFFER_EVENTS = frozenset(
+    {
+        "offer_made",
+        "offer_revised",
+        "offer_agreed",
+        "offer_withdrawn",
+        "offer_refused",
+        "offers_lapsed",
+        "deal_made",
+    }
+)
+
+
+def _offers_to_tell(email: OutboxEmail) -> bool:
+    """Has a gathered offer email still something to tell when it is due: an offer
+    event its reader has not been told of (how an offer went, if it is closed)?
+    An email sent meanwhile (the round's end, a new phase) may have told them all:
+    this one would then say "Offers that concern you" over nothing."""
+    since = email.seat.notified_seq
+    return any(e.type in OFFER_EVENTS for e in rows.events_since(email.game_id, since))
 
 
 def _with_seat_and_game(email: OutboxEmail) -> Seat | None:

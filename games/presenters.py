@@ -84,6 +84,7 @@ STATUS_LABELS = {
     "accepted": pgettext_lazy("an offer", "accepted"),
     "withdrawn": pgettext_lazy("an offer", "withdrawn"),
     "lapsed": pgettext_lazy("an offer", "lapsed"),
+    "refused": pgettext_lazy("an offer", "refused"),
 }
 # A bag on the table: waiting for its decision, or what was decided.
 BAG_STATUS = {
@@ -389,6 +390,8 @@ def inspection_hint(view: dict, names: list, bargaining_until, my_turn: bool) ->
             "your bag or anyone's. Everything said is public."
         )
     claim = " " + str(CLAIM_NOW) if claimable(view) else ""
+    if not claim and decline_now(view):  # 3 face down, no set: say so now, spare the wait
+        claim = " " + str(NO_CLAIM_NOW)
     return str(ASKS["inspection"]), None, hint + claim
 
 
@@ -508,6 +511,44 @@ CLAIM_NOW = gettext_lazy(
 )
 
 
+# Why a merchant who cannot claim is asked all the same (issue 31).
+WHY_ASKED = gettext_lazy(
+    "Every bag is decided. You hold no 3 contraband of one kind a pile still takes, so "
+    "you cannot claim: answer “No claim this round” and the round ends sooner. You are "
+    "asked because the table waits for every merchant with 3 or more face-down goods, "
+    "so that nobody can tell who holds three of a kind. To answer ahead next time, say "
+    "“no claim” during the inspection, or give a standing answer (the Black Market panel)."
+)
+
+
+def standing_answer(view: dict, names: list) -> dict | None:
+    """The Black Market panel's standing answer: the reader's, and who has one."""
+    if "black_market_standing" not in view or view["phase"]["kind"] == "game_over":
+        return None
+    me = view.get("me", {}).get("seat")
+    on = view["black_market_standing"]
+    return {
+        "mine": me in on,
+        "can_set": me is not None,
+        "who": listed([names[s] for s in on]) if on else "",
+    }
+
+
+NO_CLAIM_NOW = gettext_lazy(
+    "Your bag is through. After the last bag, the table waits for every merchant with 3 "
+    "or more face-down goods, so that nobody can tell who holds three of a kind. You "
+    "cannot claim this round: say “No claim this round” now on your table and it will "
+    "not wait for you."
+)
+
+
+def decline_now(view: dict) -> bool:
+    """May this seat, whose bag is through, only say "no claim" (it cannot claim)?"""
+    types = {m["type"] for m in view["my_moves"]["moves"]}
+    through = view["players"][view["me"]["seat"]].get("bag_status") in ("passed", "inspected")
+    return through and "decline_black_market" in types and "claim_black_market" not in types
+
+
 def claimable(view: dict) -> bool:
     """May this seat claim from the Black Market or decline, now?"""
     return any(m["type"] == "claim_black_market" for m in view["my_moves"]["moves"])
@@ -515,6 +556,8 @@ def claimable(view: dict) -> bool:
 
 def black_market_hint(view: dict, names: list, my_turn: bool) -> str:
     me = view["me"]["seat"]
+    if my_turn and not claimable(view):
+        return str(WHY_ASKED)
     if my_turn:
         return _(
             "Every bag is decided. You may still trade 3 contraband of one kind from your "
@@ -557,6 +600,7 @@ def my_goods(view: dict) -> dict:
     me = view["me"]
     mine = view["players"][me["seat"]]
     contraband = mine.get("contraband", [])
+    claimed = mine.get("black_market", [])
     # Cards set aside for the market are still in the hand until every merchant
     # has chosen; they are listed once, as set aside.
     aside = me.get("set_aside", [])
@@ -571,7 +615,10 @@ def my_goods(view: dict) -> dict:
         "bag_waiting": mine.get("bag_status") == "waiting",
         "stand": grouped([c["type"] for c in mine["stand"]]),
         "contraband": grouped([c["type"] for c in contraband]),
-        "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband),
+        # Claimed Black Market cards lie in the contraband pile and score their own value.
+        "black_market": claimed_cards(view, claimed),
+        "stand_value": sum(CARD_TYPES[c["type"]].value for c in mine["stand"] + contraband)
+        + sum(c["value"] for c in claimed),
         # The same cards counted by kind ("3 Chickens"), as the emails list them.
         "counted": {
             "hand": grouped([c["type"] for c in kept]),
@@ -602,7 +649,9 @@ def table(view: dict, names: list, away: dict | None = None) -> list:
                 "gold": p["gold"],
                 "hand_size": p["hand_size"],
                 "stand": grouped([c["type"] for c in p["stand"]]),
-                "contraband_count": p["contraband_count"],
+                "contraband_count": p["contraband_count"],  # face down
+                # The contraband pile: face-down goods and claimed Black Market cards.
+                "contraband_pile": p["contraband_count"] + len(p.get("black_market", [])),
                 "black_market": claimed_cards(view, p.get("black_market", [])),
                 "declaration": declaration_text(p.get("declaration")),
                 "bag_status": bag_status(p),
@@ -629,7 +678,7 @@ def _table_row_markup(row: dict) -> dict:
     if row["status"]:
         badges.append({"style": row["status_key"], "text": row["status"]})
     # The counts are whole numbers, and the catalogue's markup is trusted.
-    gold, hand, contraband = row["gold"], row["hand_size"], row["contraband_count"]
+    gold, hand, contraband = row["gold"], row["hand_size"], row["contraband_pile"]
     stats = [
         ngettext("<b>%(count)s</b> gold", "<b>%(count)s</b> gold", gold) % {"count": gold},
         ngettext("<b>%(count)s</b> in hand", "<b>%(count)s</b> in hand", hand) % {"count": hand},
@@ -834,6 +883,7 @@ def black_market(view: dict, names: list) -> dict | None:
         ],
         "out": grouped([c["type"] for c in view.get("out_of_game", [])]),
         "claim_cost": BLACK_MARKET_CLAIM,
+        "standing": standing_answer(view, names),
     }
 
 
@@ -894,12 +944,12 @@ def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
                 forms[kind].append(dict(tf, again=refused, joint_again=joint_again))
         elif kind == "accept_offer":
             forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
-        elif kind in ("revise_offer", "withdraw_offer"):
+        elif kind in ("revise_offer", "withdraw_offer", "refuse_offer"):
             forms[kind] = set(move["offers"])
         elif kind == "claim_black_market":
             forms[kind] = claim_form(view, move, typed)
         elif kind == "decline_black_market":
-            forms[kind] = True
+            forms[kind] = {"ahead": move.get("ahead", False)}
     if view["phase"]["kind"] == "inspection" and bags_to_call(view, me):
         forms["decide"] = decide_form(view, names)
     return forms
@@ -1129,7 +1179,7 @@ def terms_form(
 
 
 THE_DEPUTIES = pgettext_lazy("an offer's recipient", "the Deputies")
-# An "Accept revision N" button's name for screen readers ends with whose offer it is,
+# An "Accept this offer/demand" button's name for screen readers ends with whose offer it is,
 # as a page may show several such buttons.
 WHOSE_OFFER = gettext_lazy("%(who)s's offer #%(id)s")
 WHOSE_DEMAND = gettext_lazy("%(who)s's demand #%(id)s")
@@ -1181,7 +1231,7 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "status_text": str(STATUS_LABELS.get(offer["status"], offer["status"])),
             "heading": f"{who} → {recipient_name(offer, names, me)}",
             "kind": pgettext("an offer", "Demand") if is_demand else pgettext("an offer", "Offer"),
-            # Said to screen readers beside each "Accept revision N": whose offer it is.
+            # Said to screen readers beside each "Accept" and "Refuse": whose offer it is.
             "whose": (WHOSE_DEMAND if is_demand else WHOSE_OFFER) % {"who": who, "id": oid},
             "paid": _("Paid by %(payer)s to %(payee)s:") % paid,
             "acts": capfirst(_("%(who)s will:") % {"who": who_acts(view, names, binds, me)}),
@@ -1191,6 +1241,8 @@ def offers(view: dict, names: list, forms: dict, sent: dict | None = None) -> li
             "to_me": offer["recipient"] == me or oid in acceptable,
             "can_accept": acceptable.get(oid) == offer["revision"],
             "can_withdraw": oid in withdrawable,
+            "can_refuse": oid in forms.get("refuse_offer", set()),
+            "is_demand": is_demand,
             # The Sheriff chooses the pile for goods confiscated by the deal (1st edition).
             "accept_pile": first_edition
             and view["sheriff"] == me

@@ -40,6 +40,7 @@ DONE = {
     "revise_offer": gettext_lazy("Your offer is revised."),
     "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
     "accept_offer": gettext_lazy("Deal! The offer is accepted."),
+    "refuse_offer": gettext_lazy("You refused it; the table sees that you did."),
     "pass_bag": gettext_lazy("The bag passes."),
     "inspect_bag": gettext_lazy("The bag is inspected."),
     "say_no_offer": gettext_lazy(
@@ -47,6 +48,7 @@ DONE = {
     ),
     "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
     "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
+    "set_black_market_standing": gettext_lazy("Your standing answer is recorded."),
 }
 # Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
 DONE_WITH_DEPUTIES = {

@@ -184,7 +184,7 @@ def test_each_accept_button_names_whose_offer_it_is(client):
         offer = form_for(page, "make_offer")
         post_form(client, path_of(seat), offer, gold="2", action_1="pass", action_2="pass")
     html = client.get(path_of(game.seats.get(index=0))).content.decode()
-    hidden = r"Accept revision 1 <span class=\"visually-hidden\">\((.*?)\)</span>"
+    hidden = r"Accept this offer <span class=\"visually-hidden\">\((.*?)\)</span>"
     accepts = re.findall(hidden, html)
     assert sorted(html_text.unescape(re.sub(r"</?bdi>", "", a)) for a in accepts) == [
         "Ben's offer #1",

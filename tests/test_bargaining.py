@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 NAMES = ("Ann", "Ben", "Cid", "Dee")
+SIX = (*NAMES, "Eve", "Fay")
 DAILY_PACE = {
     "deadline_mode": "duration",
     "market_minutes": 60,
@@ -229,3 +230,19 @@ def test_a_confirmation_asked_for_a_bag_that_cannot_be_decided_shows_none(query)
     assert response.status_code == 200
     assert "This is final" not in response.content.decode()
     assert not [f for f in forms_of(response.content.decode()) if f.value("confirm") == "yes"]
+
+
+@pytest.mark.parametrize("timing", [{}, {"deadline_mode": "none"}, {"bargaining_minutes": 0}])
+def test_a_deputies_game_says_the_deputies_decide_in_its_pace_line(timing):
+    """Issue 31, 6.5: six players have two Deputies and no Sheriff."""
+    services.create_game(
+        name="Six",
+        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in SIX],
+        config={"edition": 2},
+        seed="c4" * 32,
+        timing={**DAILY_PACE, **timing},
+        now=T0,
+    )
+    body = mails()["Ann"].body
+    assert "The Sheriff" not in body
+    assert "The Deputies" in body

@@ -221,7 +221,7 @@ def test_a_whole_second_edition_game_by_clicking(phone):
     phone.submitted("demand-made", expect="Your demand is on the table")
 
     # Named for screen readers with whose offer it is, as each offer has such a button.
-    phone.page.get_by_role("button", name="Accept revision 1 (Bob's offer #1)").click()
+    phone.page.get_by_role("button", name="Accept this offer (Bob's offer #1)").click()
     phone.submitted("deal-accepted", expect="Deal!")
     assert gold(phone) == 54
     # Bargaining: Carol's and Dave's bags wait until they have had their say.
@@ -353,6 +353,12 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
         phone.follow_newest_email(email(name))
         phone.move_form("say_no_offer").get_by_role("button", name="No offer from me").click()
         phone.submitted(expect="The Deputies now know you have no offer")
+    # The last merchant answers the Black Market ahead: a standing answer (public).
+    assert "the table will not wait for your answer" in phone.page.inner_text("#black-market-claim")
+    standing = phone.page.locator("#standing-answer")
+    standing.get_by_role("button", name="Claim whenever I can, else no claim").click()
+    phone.submitted("six-standing-answer", expect="Your standing answer is recorded")
+    assert f"With a standing answer: {merchants[-1]}" in phone.page.inner_text("#standing-answer")
 
     # Each Deputy accepts; the second acceptance makes the deal, paid to the Booty.
     deputy_links = {}
@@ -361,7 +367,7 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
         deputy_links[name] = phone.page.url
         phone.check("six-deputy")
         offer = phone.page.locator("article.offer", has_text=merchants[0])
-        offer.get_by_role("button", name=re.compile("Accept revision")).click()
+        offer.get_by_role("button", name=re.compile("Accept this")).click()
         phone.submitted("six-deputy-accepted", expect=expect)
     assert "3 gold" in phone.page.inner_text("#booty")
 
@@ -668,3 +674,40 @@ def test_every_kind_of_email_passes_the_audit_in_light_and_dark(phone):
     # Dark mode is on: the page's background is the dark one.
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(28, 23, 18)", background
+
+
+def test_the_black_market_step_tells_a_merchant_who_cannot_claim_why_they_are_asked(phone):
+    """Issue 31, 6.1: three face-down goods of three kinds: asked as soon as the bag is
+    through, told why, and "No claim this round" ends the wait for them."""
+    names = ["Ann", "Ben", "Cid", "Dee"]
+    game = services.create_game(
+        name="Browser Black Market",
+        players=[services.PlayerSpec(n, email(n)) for n in names],
+        config={"edition": 2, "black_market": True},
+        seed=SEED,
+    )
+    services.advance(game.pk, force=True)  # the market, then the loading: the defaults
+    services.advance(game.pk, force=True)
+    state = Game.objects.get(pk=game.pk).engine_state()
+    merchant = state.merchants()[0]
+    rigged = rig(state, f"stand:{merchant}", ["pepper", "mead", "silk"])
+    Game.objects.filter(pk=game.pk).update(state=rigged.to_dict())
+    sheriff = Game.objects.get(pk=game.pk).seats.get(index=state.sheriff)
+    since = rigged.phase.since
+    for seat in state.merchants():
+        player = Game.objects.get(pk=game.pk).seats.get(index=seat)
+        services.submit(player, {"type": "say_no_offer"}, version=since, key=f"n{seat}")
+    services.submit(sheriff, {"type": "pass_bag", "bag": merchant}, version=since, key="p")
+    phone.follow_newest_email(email(names[merchant]), screen="black-market-asked-early")
+    assert "You cannot claim this round" in phone.page.inner_text("main")
+    for bag in state.merchants()[1:]:
+        services.submit(sheriff, {"type": "pass_bag", "bag": bag}, version=since, key=f"p{bag}")
+    assert Game.objects.get(pk=game.pk).engine_state().phase.kind == "black_market"
+    phone.follow_newest_email(email(names[merchant]), screen="black-market-why-asked")
+    assert "the table waits for every merchant" in phone.page.inner_text("main")
+    phone.check("black-market-step-page")
+    phone.move_form("decline_black_market").get_by_role(
+        "button", name="No claim this round"
+    ).click()
+    phone.submitted("black-market-no-claim", expect="No Black Market claim from you")
+    assert Game.objects.get(pk=game.pk).engine_state().round == 2

@@ -66,7 +66,7 @@ def test_the_sheriff_reads_the_bag_shown_to_her_alone(phone):
     game = ben_offers_a_silk_he_does_not_carry()
     phone.open(path_of(game.seats.get(index=ANN)), "sheriff-offer")
     offer = phone.page.locator("article.offer", has_text="Ben")
-    offer.get_by_role("button", name=re.compile("Accept revision")).click()
+    offer.get_by_role("button", name=re.compile("Accept this offer")).click()
     phone.submitted("sheriff-bag-shown", expect="Deal!")
     shown = phone.page.locator("h3", has_text="Bags shown to you alone")
     shown.scroll_into_view_if_needed()

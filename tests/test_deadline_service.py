@@ -454,9 +454,9 @@ def to_black_market_step(game) -> datetime:
 @pytest.mark.parametrize(
     ("timing", "lasts"),
     [
-        ({}, timedelta(minutes=15)),  # blank: half the 30-minute inspection
+        ({}, timedelta(minutes=3)),  # blank: a tenth of the 30-minute inspection
         ({"black_market_minutes": 45}, timedelta(minutes=45)),
-        ({"inspection_minutes": 25}, timedelta(minutes=12.5)),
+        ({"inspection_minutes": 25}, timedelta(minutes=2.5)),
     ],
 )
 def test_the_black_market_step_gets_its_own_deadline(timing, lasts):

@@ -88,9 +88,11 @@ def test_every_phase_kind_a_game_can_wait_in_has_a_duration():
 
 @pytest.mark.parametrize(
     ("minutes", "inspection", "expected"),
-    [(None, 30, 15), (None, 25, 12.5), (None, 0, 0), (45, 30, 45), (0, 30, 0)],
+    [(None, 30, 3), (None, 25, 2.5), (None, 0, 0), (45, 30, 45), (0, 30, 0)],
 )
-def test_the_black_market_step_lasts_half_the_inspection_unless_set(minutes, inspection, expected):
+def test_the_black_market_step_lasts_a_tenth_of_the_inspection_unless_set(
+    minutes, inspection, expected
+):
     assert black_market_minutes(minutes, inspection) == expected
 
 

@@ -185,13 +185,13 @@ def test_a_six_player_round_in_spanish():
         "Pagaste 5 monedas de oro al Botín según lo acordado en un trato.",
         "Ann decide sobre tu Saco: dejar pasar (trato n.º 1).",
         "Los alguaciles dejan pasar tu Saco (trato n.º 1).",
-        "Oferta n.º 2: Ann exige a Dee 1 moneda de oro para el Botín, a cambio de que los dos "
+        "Exigencia n.º 2: Ann exige a Dee 1 moneda de oro para el Botín, a cambio de que los dos "
         "alguaciles se comprometan a dejar pasar el Saco de Dee.",
         "Oferta n.º 2 caducada.",
         "Ben decide sobre el Saco de Dee: registrar.",
         "Ben pagó 4 monedas de oro a Dee por registrar un Saco sin mentiras.",
         "Eve pagó 4 monedas de oro al Botín por la multa.",
-        "¡Trato hecho! Se aceptó la oferta n.º 3 (revisión 1): Fay paga a Ben.",
+        "¡Trato hecho! Se aceptó la exigencia n.º 3 (revisión 1): Fay paga a Ben.",
         "Se acabó el tiempo para Ann: las decisiones no tomadas cuentan como “dejar pasar” "
         "(tiempo agotado).",
         "Ann y Ben se reparten el Botín: 4 monedas de oro cada uno y la moneda sobrante sale "
@@ -205,7 +205,7 @@ def test_a_six_player_round_in_spanish():
     assert "Ann y Ben registran juntos el Saco de Eve: Eve mintió (declaró " in joined
 
     ben = spanish_lines(table, BEN)
-    assert "Oferta n.º 3: exiges a Fay 2 monedas de oro por dejar pasar el Saco de Fay." in ben
+    assert "Exigencia n.º 3: exiges a Fay 2 monedas de oro por dejar pasar el Saco de Fay." in ben
     assert "Ann y tú registráis juntos el Saco de Eve: " in "\n".join(ben)
     assert (
         "Ann y tú os repartís el Botín: 4 monedas de oro cada uno y la moneda sobrante sale "
@@ -223,7 +223,7 @@ def test_a_six_player_round_in_spanish():
     assert "Empieza la ronda 2. Los alguaciles son Cid y Eve." in ann
     assert "Empieza la ronda 2. Los alguaciles sois tú y Eve." in cid
     dee = spanish_lines(table, DEE)
-    assert "Oferta n.º 2: Ann te exige 1 moneda de oro para el Botín, a cambio de que " in (
+    assert "Exigencia n.º 2: Ann te exige 1 moneda de oro para el Botín, a cambio de que " in (
         "\n".join(dee)
     )
     assert "Ben te pagó 4 monedas de oro por registrar un Saco sin mentiras." in dee

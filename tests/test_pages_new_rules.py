@@ -14,6 +14,7 @@ from fixtures_pages import (
 )
 
 from games import services
+from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game
 from tests.builders import rig
@@ -208,3 +209,79 @@ def test_the_black_market_step_waits_for_an_eligible_merchant_and_seals_the_choi
     assert "Your Black Market choice is sealed" in " ".join(messages_of(response))
     state = fresh(game).engine_state()
     assert state.round == 2 and state.claims[merchant][0]["type"] == "mead"
+
+
+def test_a_claimed_black_market_card_shows_on_its_owners_stand_and_row():
+    """Issue 31, 6.3: the claimed card lies in its owner's contraband pile: their own
+    stand panel shows it with its value, and their row counts it as contraband."""
+    game, merchant = smuggler_at_inspection("pepper")
+    client, path, html = page(game, game.engine_state().sheriff)
+    post_form(client, path, confirm(client, path, button(html, "pass", merchant))[1])
+    client, path, html = page(fresh(game), merchant)
+    response = post_form(client, path, form_for(html, "claim_black_market"), kind="pepper")
+    html = response.content.decode()
+    mine = html.split('class="panel mine"', 1)[1].split("</section>", 1)[0]
+    assert "Nothing on your stand yet" not in mine
+    assert "Pepper (30)" in mine
+    state = fresh(game).engine_state()
+    goods = sum(CARD_TYPES[state.type_of(c)].value for c in state.stand(merchant))
+    value = goods + 30  # the rest of the stand, face up and down, and the claimed card
+    assert f"worth {value}" in mine
+    row = html.split('class="player me', 1)[1].split("</li>", 1)[0]
+    assert "<b>0</b> contraband" not in row
+
+
+def test_a_merchant_who_cannot_claim_is_told_why_the_black_market_step_asks_them():
+    """Issue 31, 6.1: three face-down goods of different kinds: the step waits for
+    them all the same, and says why."""
+    game, merchant = smuggler_at_inspection("pepper")
+    state = game.engine_state()
+    Game.objects.filter(pk=game.pk).update(
+        state=rig(state, f"stand:{merchant}", ["pepper", "mead", "silk"]).to_dict()
+    )
+    client, path, html = page(fresh(game), state.sheriff)
+    for bag in state.merchants():
+        response = post_form(client, path, confirm(client, path, button(html, "pass", bag))[1])
+        html = response.content.decode()
+    assert fresh(game).engine_state().phase.kind == "black_market"
+    _, _, html = page(fresh(game), merchant)
+    assert "you cannot claim" in html
+    assert "the table waits for every merchant with 3 or more face-down goods" in html
+    assert form_for(html, "decline_black_market")
+
+
+def test_a_standing_answer_and_an_early_no_claim_from_the_page():
+    game = to_inspection(start(players=FOUR, black_market=True))
+    merchant = game.engine_state().merchants()[0]
+    client, path, html = page(game, merchant)
+    assert "after the last bag, the table will not wait for your answer" in html
+    response = post_form(client, path, form_for(html, "set_black_market_standing"))
+    assert "Your standing answer is recorded." in messages_of(response)
+    html = response.content.decode()
+    assert f"With a standing answer: <bdi>{SIX[merchant]}</bdi>." in html
+    assert "Ask me each time instead" in html
+    assert fresh(game).engine_state().black_market_standing == [merchant]
+    other = game.engine_state().merchants()[1]
+    client, path, html = page(fresh(game), other)
+    response = post_form(client, path, form_for(html, "decline_black_market"))
+    assert "No Black Market claim from you this round." in messages_of(response)
+    assert fresh(game).engine_state().phase.declined == [other]
+
+
+def test_a_merchant_the_step_would_wait_for_is_asked_as_soon_as_their_bag_is_through():
+    """Issue 31, 6.1: asked at once, while the inspection goes on, with the reason."""
+    from tests.mailplay import mails_by_name
+
+    game, merchant = smuggler_at_inspection("pepper")
+    state = game.engine_state()
+    Game.objects.filter(pk=game.pk).update(
+        state=rig(state, f"stand:{merchant}", ["pepper", "mead", "silk"]).to_dict()
+    )
+    mails_by_name()
+    client, path, html = page(fresh(game), state.sheriff)
+    post_form(client, path, confirm(client, path, button(html, "pass", merchant))[1])
+    assert fresh(game).engine_state().phase.kind == "inspection"
+    sent = mails_by_name()
+    name = SIX[merchant]
+    assert list(sent) == [name]
+    assert "You cannot claim this round: say “No claim this round” now" in sent[name].body

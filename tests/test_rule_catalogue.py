@@ -1289,6 +1289,32 @@ def test_R57_sheriff_demands_and_accepts_at_once():
     assert state.gold == [56, 48, 50, 46]
 
 
+def test_R57b_a_merchant_may_refuse_a_demand_only_the_one_it_is_made_to():
+    """Issue 31: a demand could only be left to lapse. Whom an offer waits for may
+    refuse it: it closes, the table hears it, and it can no longer be accepted."""
+    state = _bargaining()
+    state, demand = offer(state, SHERIFF, 1, gold=2, passes=[1])
+    for seat, code in ((2, "not_offer_recipient"), (SHERIFF, "not_offer_recipient")):
+        refused(state, {"type": "refuse_offer", "seat": seat, "offer": demand}, code)
+    assert {"type": "refuse_offer", "offers": [demand]} in actions(state)[1]["moves"]
+    state, events = do_events(state, "refuse_offer", seat=1, offer=demand)
+    assert events_of(events, "offer_refused") == [
+        {
+            "seq": events[0]["seq"],
+            "type": "offer_refused",
+            "offers": [demand],
+            "seat": 1,
+            "demand": True,
+        }
+    ]
+    assert offer_status(state, demand) == "refused"
+    refused(
+        state, {"type": "accept_offer", "seat": 1, "offer": demand, "revision": 1}, "offer_closed"
+    )
+    refused(state, {"type": "refuse_offer", "seat": 1, "offer": demand}, "offer_closed")
+    assert state.gold == [50, 50, 50, 50]
+
+
 def test_R58_a_third_party_deal_waits_for_the_merchant_whose_bag_it_decides():
     """Honor Among Thieves, asynchronously: Will may pay to have Gilbert inspected, but not
     before Gilbert could answer with an offer of his own (or said he has none)."""
@@ -2035,3 +2061,61 @@ def test_R88_deputies_do_not_claim_and_six_players_may_use_the_black_market():
     assert state.claims[2][0]["value"] == 30
     for seat in [*range(6), None]:
         assert check_view(state, seat) == []
+
+
+def test_R92_a_standing_answer_claims_when_it_can_and_spares_the_step_its_wait():
+    """Issue 31: the step waits for every merchant the table cannot rule out (3 face-down
+    cards), claim or not. A standing answer, "claim when I can, else no claim", is given
+    for its merchant at once (the best pile, sealed like any choice); it is public."""
+    state = _market()
+    state = rig(state, "stand:1", ["pepper", "pepper", "pepper", "silk", "silk", "silk"])
+    state = rig(state, "stand:2", ["pepper", "mead", "silk"])  # 3 face down, no claim
+    state = rig(state, "stand:3", ["mead"] * 3)
+    for seat in (1, 2):
+        state, events = do_events(state, "set_black_market_standing", seat=seat, standing=True)
+        assert project_event(state, events[0], 3) == events[0]  # the table hears it
+    assert state.black_market_standing == [1, 2]
+    refused(
+        state,
+        {"type": "set_black_market_standing", "seat": 1, "standing": True},
+        "already_submitted",
+    )
+    refused(
+        state, {"type": "set_black_market_standing", "seat": 3, "standing": "yes"}, "bad_command"
+    )
+    state = to_inspection(state, DAVID_BAG)
+    for bag in (1, 2):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
+    assert state.phase.kind == "black_market" and awaiting(state) == [3]  # only seat 3 waited for
+    chosen = {e["seat"]: e["choice"] for e in events_of(events, "black_market_submitted")}
+    assert chosen == {1: "silk", 2: "none"}  # silk's top (34) is worth more than pepper's (30)
+    sealed = events_of(events, "black_market_submitted")[0]
+    assert "choice" not in project_event(state, sealed, 3)
+    state, events = do_events(state, "decline_black_market", seat=3)
+    assert [(e["seat"], e["kind"]) for e in events_of(events, "black_market_claimed")] == [
+        (1, "silk")
+    ]
+    assert state.round == 2 and check_state(state) == []
+    # Everyone the step would wait for has a standing answer: no step at all is waited on.
+    state = do(state, "set_black_market_standing", seat=3, standing=True)
+    assert state.black_market_standing == [1, 2, 3]
+    state = do(state, "set_black_market_standing", seat=2, standing=False)
+    assert state.black_market_standing == [1, 3]
+    refused(
+        start(),
+        {"type": "set_black_market_standing", "seat": 1, "standing": True},
+        "no_black_market",
+    )
+
+
+def test_R93_a_merchant_may_say_no_claim_before_their_bag_is_decided():
+    """Issue 31: answering ahead spares the table the step's wait for that merchant."""
+    state = rig(_market(), "stand:1", ["mead"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    assert {"type": "decline_black_market", "ahead": True} in actions_of(state, 1)
+    state = do(state, "decline_black_market", seat=1)
+    assert not [m for m in actions_of(state, 1) if "black_market" in m["type"]]
+    for bag in (1, 2, 3):
+        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
+    assert state.round == 2  # no step: nobody left to wait for

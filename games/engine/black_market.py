@@ -12,6 +12,14 @@ resolved bag, at least 3 face-down cards on the stand, a pile not empty — and 
 neither claimed nor declined are waited for: their choices are sealed and resolve
 together, clockwise from the Sheriff's left, so that arrival order does not matter;
 a claim whose pile an earlier claimant emptied comes to nothing.
+
+Waiting only for those who can claim would tell the table who holds three of a
+kind, so the step waits for everyone the table cannot rule out. Two ways spare a
+merchant (and the table) the wait: saying "no claim this round" any time during
+the inspection, even before their bag is decided; or a standing answer, "claim
+when I can, else no claim", which the step answers for them at once (the best
+pile). The standing answer is public, so it shows something: when such a merchant
+does not claim, everyone can tell they could not.
 """
 
 from . import checks, phases
@@ -57,6 +65,20 @@ def may_still_claim(state, seat: int) -> bool:
     )
 
 
+def may_answer_ahead(state, seat: int) -> bool:
+    """A merchant whose bag is still undecided may say now that they make no claim
+    this round (unless their standing answer speaks for them)."""
+    phase = state.phase
+    return (
+        isinstance(phase, Inspection)
+        and phase.decided[seat] is None
+        and seat not in phase.declined
+        and seat not in state.black_market_standing
+        and not state.claimed_this_round(seat)
+        and any(state.black_market.values())
+    )
+
+
 def eligible(state) -> list:
     """The merchants the Black Market step would wait for, clockwise."""
     if not state.config.black_market:
@@ -85,6 +107,44 @@ def _common(state, command: dict) -> int:
     if seat not in phase.seats:
         raise EngineError("not_eligible", "The Black Market step waits only for its merchants.")
     return seat
+
+
+def set_standing(run: Run, command: dict) -> None:
+    """Turn a seat's standing answer on or off (any time in a Black Market game)."""
+    state = run.state
+    seat = checks.require_seat(state, command)
+    if state.is_over():
+        raise EngineError("game_over", "The game is over.")
+    if not state.config.black_market:
+        raise EngineError("no_black_market", "This game is played without the Black Market.")
+    standing = command.get("standing")
+    if not isinstance(standing, bool):
+        raise EngineError("bad_command", "A standing answer is on (true) or off (false).")
+    if standing == (seat in state.black_market_standing):
+        raise EngineError("already_submitted", "Your standing answer is already so.")
+    run.emit("black_market_standing_set", seat=seat, standing=standing)
+
+
+def standing_choice(state, seat: int) -> str:
+    """What a standing answer chooses: the claimable pile whose top card is worth
+    most (ties: the order of the piles), else no claim."""
+    kinds = claimable(state, seat)
+    if not kinds:
+        return NO_CLAIM
+    return max(
+        kinds, key=lambda kind: (state.black_market[kind][-1], -BLACK_MARKET_TYPES.index(kind))
+    )
+
+
+def start_step(run: Run, seats: list) -> None:
+    """The last bag is decided: wait for ``seats``; those with a standing answer
+    have it given at once (sealed like any choice)."""
+    run.emit("phase_started", phase="black_market", seats=seats)
+    for seat in seats:
+        if seat in run.state.black_market_standing:
+            run.emit("black_market_submitted", seat=seat, choice=standing_choice(run.state, seat))
+    if not awaited(run.state):
+        phases.complete(run)
 
 
 def claim(run: Run, command: dict) -> None:

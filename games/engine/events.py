@@ -276,6 +276,13 @@ def _black_market_declined(state: State, event: dict) -> None:
     state.phase.declined = sorted({*state.phase.declined, event["seat"]})
 
 
+def _black_market_standing_set(state: State, event: dict) -> None:
+    standing = {*state.black_market_standing} - {event["seat"]}
+    state.black_market_standing = sorted(
+        standing | ({event["seat"]} if event["standing"] else set())
+    )
+
+
 def _black_market_submitted(state: State, event: dict) -> None:
     state.phase.choices[event["seat"]] = json_copy(event["choice"])
 
@@ -327,11 +334,13 @@ _HANDLERS = {
     "black_market_claimed": _black_market_claimed,
     "black_market_declined": _black_market_declined,
     "black_market_submitted": _black_market_submitted,
+    "black_market_standing_set": _black_market_standing_set,
     "black_market_missed": _log_only,
     "no_offer_said": _no_offer_said,
     "bargaining_ended": _bargaining_ended,
     "offer_withdrawn": _offer_closed("withdrawn"),
     "offers_lapsed": _offer_closed("lapsed"),
+    "offer_refused": _offer_closed("refused"),
     "deal_made": _deal_made,
     "bag_passed": _bag_passed,
     "bag_inspected": _bag_inspected,

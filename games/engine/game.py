@@ -24,11 +24,13 @@ COMMANDS = {
     "revise_offer": inspection.revise_offer,
     "withdraw_offer": inspection.withdraw_offer,
     "accept_offer": inspection.accept_offer,
+    "refuse_offer": inspection.refuse_offer,
     "pass_bag": inspection.pass_bag,
     "inspect_bag": inspection.inspect_bag,
     "say_no_offer": inspection.say_no_offer,
     "claim_black_market": black_market.claim,
     "decline_black_market": black_market.decline,
+    "set_black_market_standing": black_market.set_standing,
 }
 
 

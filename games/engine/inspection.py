@@ -337,12 +337,39 @@ def revise_offer(run: Run, command: dict) -> None:
     _require_offer_moves_left(run.state, seat)
     deputies = offer.get("deputies", [])
     terms = _parse_terms(run.state, offer["payer"], seat, command.get("terms"), deputies)
-    run.emit("offer_revised", offer=offer["id"], revision=offer["revision"] + 1, terms=terms)
+    run.emit(
+        "offer_revised",
+        offer=offer["id"],
+        revision=offer["revision"] + 1,
+        terms=terms,
+        demand=is_demand(offer),
+    )
 
 
 def withdraw_offer(run: Run, command: dict) -> None:
     _, offer = _own_open_offer(run.state, command, "withdraw")
-    run.emit("offer_withdrawn", offers=[offer["id"]])
+    run.emit("offer_withdrawn", offers=[offer["id"]], demand=is_demand(offer))
+
+
+def refuse_offer(run: Run, command: dict) -> None:
+    """Whom an offer waits for may turn it down (a merchant facing a demand cannot
+    otherwise say no): it closes, as a withdrawn offer does, and the table hears it."""
+    state = run.state
+    checks.require_phase(state, "inspection")
+    seat = checks.require_seat(state, command)
+    offer = _offer(state, command)
+    if seat not in acceptors(state, offer):
+        raise EngineError(
+            "not_offer_recipient", "Only the seat an offer was made to can refuse it."
+        )
+    if seat in offer.get("accepted", []):
+        raise EngineError("already_accepted", "You have already accepted this offer.")
+    run.emit("offer_refused", offers=[offer["id"]], seat=seat, demand=is_demand(offer))
+
+
+def is_demand(offer: dict) -> bool:
+    """A demand: the Sheriff's (a Deputy's) terms to a merchant, who pays."""
+    return offer["proposer"] != offer["payer"]
 
 
 def accept_offer(run: Run, command: dict) -> None:
@@ -387,7 +414,7 @@ def accept_offer(run: Run, command: dict) -> None:
     deal = {"offer": offer["id"], "revision": offer["revision"], "payer": payer}
     if "deputies" in offer:
         deal.update(deputies=list(offer["deputies"]), payee=receiver)
-    run.emit("deal_made", **deal, sheriff=state.sheriff)
+    run.emit("deal_made", **deal, sheriff=state.sheriff, demand=is_demand(offer))
     transfer_gold(run, payer, receiver, terms["gold"], "bribe")
     # Honor among thieves: stand goods that are gone by now are simply not paid.
     still_there = [c for c in terms["stand_goods"] if c in set(run.state.stand(payer))]
@@ -607,7 +634,7 @@ def close(run: Run) -> None:
         run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
     seats = black_market.eligible(run.state)
     if seats:
-        run.emit("phase_started", phase="black_market", seats=seats)
+        black_market.start_step(run, seats)
         return
     finish(run)
 

@@ -59,6 +59,8 @@ def _black_market_actions(state: State, result: dict) -> None:
     for seat in state.merchants():
         if black_market.may_still_claim(state, seat):
             result[seat]["moves"] += _claim_moves(state, seat)
+        elif black_market.may_answer_ahead(state, seat):  # spares the table a wait later
+            result[seat]["moves"].append({"type": "decline_black_market", "ahead": True})
 
 
 def _inspection_actions(state: State, result: dict) -> None:
@@ -99,6 +101,7 @@ def _inspection_actions(state: State, result: dict) -> None:
         ]
         if acceptable:
             moves.append({"type": "accept_offer", "offers": acceptable})
+            moves.append({"type": "refuse_offer", "offers": [a["offer"] for a in acceptable]})
         own = [o["id"] for o in open_offers if o["proposer"] == seat]
         if own and may_offer:
             moves.append({"type": "revise_offer", "offers": own})

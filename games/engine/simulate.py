@@ -49,6 +49,8 @@ TIMEOUT_CHANCE = 0.04
 BARGAINING_END_CHANCE = 0.05
 JUNK_CHANCE = 0.03
 LOCKED_BAG_CHANCE = 0.3
+REFUSE_AGAIN = 0.8
+STANDING_CHANCE = 0.01
 
 
 class RandomPlayers:
@@ -73,11 +75,16 @@ class RandomPlayers:
             return {"type": "end_bargaining"}
         if rnd.random() < JUNK_CHANCE and self.sends_junk:
             return self.junk(state)
+        if state.config.black_market and rnd.random() < STANDING_CHANCE:  # any time, any seat
+            seat, standing = rnd.randrange(state.players), rnd.random() < 0.5
+            return {"type": "set_black_market_standing", "seat": seat, "standing": standing}
         seats = [s for s, a in options.items() if a["moves"]]
         if not seats:  # a complete phase held for its deadline
             return {"type": "timeout"}
         seat = rnd.choice(seats)
         move = rnd.choice(options[seat]["moves"])
+        if move["type"] == "refuse_offer" and rnd.random() < REFUSE_AGAIN:
+            move = rnd.choice(options[seat]["moves"])  # refusals now and then, deals mostly
         return getattr(self, move["type"])(state, seat, move)
 
     # -- market and loading
@@ -192,6 +199,9 @@ class RandomPlayers:
             **self._order(),
             **choice,
         }
+
+    def refuse_offer(self, state, seat, move):
+        return {"type": "refuse_offer", "seat": seat, "offer": self.rnd.choice(move["offers"])}
 
     def say_no_offer(self, state, seat, move):
         return {"type": "say_no_offer", "seat": seat}

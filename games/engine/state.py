@@ -204,6 +204,9 @@ class State:
     # [{"type", "value", "round"}].
     black_market: dict = field(default_factory=dict)
     claims: list = field(default_factory=list)
+    # Seats whose standing answer to the Black Market step is "claim when I can, else
+    # no claim" (sorted; public: the table sees the step never waits for them).
+    black_market_standing: list = field(default_factory=list)
 
     # -- convenient reads
     @property
@@ -281,6 +284,7 @@ class State:
             gold_out=self.gold_out,
             black_market={kind: list(values) for kind, values in self.black_market.items()},
             claims=[[dict(c) for c in seat] for seat in self.claims],
+            black_market_standing=list(self.black_market_standing),
         )
 
     def to_dict(self) -> dict:
@@ -318,6 +322,8 @@ class State:
                 black_market={kind: list(values) for kind, values in self.black_market.items()},
                 claims=[[dict(c) for c in seat] for seat in self.claims],
             )
+            if self.black_market_standing:  # (games before it keep their JSON's shape)
+                extras["black_market_standing"] = list(self.black_market_standing)
         return extras
 
     @classmethod
@@ -345,6 +351,7 @@ class State:
             gold_out=data.get("gold_out", 0),
             black_market={k: list(v) for k, v in data.get("black_market", {}).items()},
             claims=[[dict(c) for c in seat] for seat in data.get("claims", [])],
+            black_market_standing=list(data.get("black_market_standing", [])),
         )
 
     def to_json(self) -> str:

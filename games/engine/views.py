@@ -29,8 +29,10 @@ PUBLIC_EVENTS = {
     "black_market_claimed",
     "black_market_declined",
     "black_market_missed",
+    "black_market_standing_set",
     "offer_withdrawn",
     "offers_lapsed",
+    "offer_refused",
     "no_offer_said",
     "bargaining_ended",
     "deal_made",
@@ -101,6 +103,7 @@ def view_for(state: State, viewer: int | None) -> dict:
             "provisional": state.config.black_market_provisional,
             "piles": {kind: list(values) for kind, values in state.black_market.items()},
         }
+        view["black_market_standing"] = list(state.black_market_standing)  # public
         view["out_of_game"] = _faces(state, state.zones[OUT])
     if phase is not None and phase.kind == "inspection":
         view["offers"] = [_offer_view(state, o) for o in phase.offers.values()]

@@ -192,7 +192,7 @@ class Command(BaseCommand):
             "--black-market-minutes",
             type=_minutes,
             help="duration mode: minutes for the Black Market step "
-            "(default: half the inspection time; 0: no deadline)",
+            "(default: a tenth of the inspection time; 0: no deadline)",
         )
         timing.add_argument(
             "--miss-alert-after",
