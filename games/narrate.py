@@ -938,9 +938,18 @@ class Narrator:
         return self.by(e["seat"], *forms, offer=number)
 
     def _offers_lapsed(self, e):
-        n = len(e["offers"])
-        text = ngettext("Offer %(offers)s lapsed.", "Offer %(offers)s lapsed.", n)
-        return text % {"offers": offer_numbers(e["offers"])}
+        demands = e.get("demands", [])
+        offers = [o for o in e["offers"] if o not in demands]
+        told = []
+        if offers:
+            n = len(offers)
+            text = ngettext("Offer %(offers)s lapsed.", "Offer %(offers)s lapsed.", n)
+            told.append(text % {"offers": offer_numbers(offers)})
+        if demands:
+            n = len(demands)
+            text = ngettext("Demand %(offers)s lapsed.", "Demands %(offers)s lapsed.", n)
+            told.append(text % {"offers": offer_numbers(demands)})
+        return " ".join(told)
 
     def _no_offer_said(self, e):
         return self.by(

@@ -79,3 +79,19 @@ def test_the_sheriff_hears_that_their_demand_was_accepted():
     assert sent["Ann"].body.startswith("Your demand was accepted")
     assert "Your offer was accepted" not in sent["Ann"].body
     assert "Deal! Demand #1 (revision 1) was accepted" in sent["Ann"].body
+
+
+def test_a_demand_that_lapses_is_told_as_a_demand():
+    """The bag it was about is decided first: the log says the demand lapsed."""
+    game = at_inspection()
+    demand(game, 1)
+    state = fresh(game).engine_state()
+    merchant = game.seats.get(index=1)
+    said = {"type": "say_no_offer"}
+    assert services.submit(merchant, said, version=state.phase.since, key="none").accepted
+    sheriff = game.seats.get(index=state.sheriff)
+    command = {"type": "pass_bag", "bag": 1}
+    assert services.submit(sheriff, command, version=state.phase.since, key="pass").accepted
+    _, _, html = page(fresh(game), 1)
+    assert "Demand #1 lapsed." in html
+    assert "Offer #1 lapsed." not in html

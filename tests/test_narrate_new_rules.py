@@ -294,7 +294,7 @@ def test_a_six_player_round_read_by_a_merchant_a_deputy_and_a_spectator():
         "Demand #2: Ann demands from Dee 1 gold, paid to the Booty, for both Deputies "
         "to let Dee's bag pass.",
         "Ann calls Dee's bag: let pass.",
-        "Offer #2 lapsed.",
+        "Demand #2 lapsed.",
         "Ben calls Dee's bag: inspect.",
         "Ben inspects Dee's bag alone: Dee was honest (2 Apples).",
         "Ben paid Dee 4 gold for inspecting an honest bag.",

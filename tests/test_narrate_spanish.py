@@ -187,7 +187,7 @@ def test_a_six_player_round_in_spanish():
         "Los alguaciles dejan pasar tu Saco (trato n.º 1).",
         "Exigencia n.º 2: Ann exige a Dee 1 moneda de oro para el Botín, a cambio de que los dos "
         "alguaciles se comprometan a dejar pasar el Saco de Dee.",
-        "Oferta n.º 2 caducada.",
+        "Exigencia n.º 2 caducada.",
         "Ben decide sobre el Saco de Dee: registrar.",
         "Ben pagó 4 monedas de oro a Dee por registrar un Saco sin mentiras.",
         "Eve pagó 4 monedas de oro al Botín por la multa.",

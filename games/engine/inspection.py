@@ -506,7 +506,14 @@ def _lapse(run: Run, which) -> None:
         o["id"] for o in run.state.phase.offers.values() if o["status"] == "open" and which(o)
     ]
     if lapsed:
-        run.emit("offers_lapsed", offers=lapsed, reason="bag_decided")
+        _emit_lapsed(run, lapsed, "bag_decided")
+
+
+def _emit_lapsed(run: Run, ids: list, reason: str) -> None:
+    """Open offers that lapse, with which of them were demands (told as such)."""
+    offers = run.state.phase.offers
+    demands = [i for i in ids if is_demand(offers[str(i)])]
+    run.emit("offers_lapsed", offers=ids, demands=demands, reason=reason)
 
 
 def _names_bag(offer: dict, seat: int) -> bool:
@@ -631,7 +638,7 @@ def close(run: Run) -> None:
     merchants who could still claim, if any; then the inspection ends."""
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
-        run.emit("offers_lapsed", offers=open_offers, reason="inspection_over")
+        _emit_lapsed(run, open_offers, "inspection_over")
     seats = black_market.eligible(run.state)
     if seats:
         black_market.start_step(run, seats)
@@ -689,7 +696,7 @@ def time_out(run: Run, who: dict) -> None:
     run.emit("timed_out", phase="inspection", seats=late, **who)
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
-        run.emit("offers_lapsed", offers=open_offers, reason="deadline")
+        _emit_lapsed(run, open_offers, "deadline")
     for seat in bags:
         if state.config.deputies:
             for deputy in state.deputies:
