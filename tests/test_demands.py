@@ -62,6 +62,7 @@ def test_a_merchant_reads_a_demand_as_a_demand_and_may_refuse_it():
     assert "You refused it" in " ".join(messages_of(response))
     html = response.content.decode()
     assert "You refuse demand #1." in html
+    assert "1 earlier offer, withdrawn, refused or lapsed" in html
     assert not [f for f in forms_of(html) if f.move in ("accept_offer", "refuse_offer")]
     state = fresh(game).engine_state()
     assert state.phase.offers["1"]["status"] == "refused" and state.gold[1] == 50
