@@ -107,10 +107,12 @@ def form_fields(command: dict, version: int) -> dict:
             fields[f"bag_{name}"] = str(count)
         for entry in terms["sheriff"]:
             fields[f"action_{entry['bag']}"] = entry["action"]
-    if kind in ("withdraw_offer", "accept_offer"):
+    if kind in ("withdraw_offer", "accept_offer", "refuse_offer"):
         fields["offer"] = str(command["offer"])
     if kind == "accept_offer":
         fields["revision"] = str(command["revision"])
+    if kind == "set_black_market_standing":
+        fields["standing"] = "on" if command["standing"] else "off"
     if kind in ("pass_bag", "inspect_bag"):
         fields["bag"] = str(command["bag"])
         fields["confirm"] = "yes"
