@@ -96,3 +96,11 @@ def test_a_demand_that_lapses_is_told_as_a_demand():
     _, _, html = page(fresh(game), 1)
     assert "Demand #1 lapsed." in html
     assert "Offer #1 lapsed." not in html
+
+
+def test_the_sheriff_revises_a_demand_not_an_offer():
+    game = at_inspection()
+    demand(game, 1)
+    _, _, html = page(fresh(game), fresh(game).engine_state().sheriff)
+    assert "Revise this demand" in html
+    assert "Revise this offer" not in html
