@@ -354,16 +354,7 @@ def withdraw_offer(run: Run, command: dict) -> None:
 def refuse_offer(run: Run, command: dict) -> None:
     """Whom an offer waits for may turn it down (a merchant facing a demand cannot
     otherwise say no): it closes, as a withdrawn offer does, and the table hears it."""
-    state = run.state
-    checks.require_phase(state, "inspection")
-    seat = checks.require_seat(state, command)
-    offer = _offer(state, command)
-    if seat not in acceptors(state, offer):
-        raise EngineError(
-            "not_offer_recipient", "Only the seat an offer was made to can refuse it."
-        )
-    if seat in offer.get("accepted", []):
-        raise EngineError("already_accepted", "You have already accepted this offer.")
+    seat, offer = _offer_to_answer(run.state, command, "refuse")
     run.emit("offer_refused", offers=[offer["id"]], seat=seat, demand=is_demand(offer))
 
 
@@ -372,17 +363,24 @@ def is_demand(offer: dict) -> bool:
     return offer["proposer"] != offer["payer"]
 
 
-def accept_offer(run: Run, command: dict) -> None:
-    state = run.state
+def _offer_to_answer(state, command: dict, verb: str) -> tuple:
+    """The seat and the open offer it may accept or refuse (``verb``): one made to it,
+    which it has not accepted yet."""
     checks.require_phase(state, "inspection")
     seat = checks.require_seat(state, command)
     offer = _offer(state, command)
     if seat not in acceptors(state, offer):
         raise EngineError(
-            "not_offer_recipient", "Only the seat an offer was made to can accept it."
+            "not_offer_recipient", f"Only the seat an offer was made to can {verb} it."
         )
     if seat in offer.get("accepted", []):
         raise EngineError("already_accepted", "You have already accepted this offer.")
+    return seat, offer
+
+
+def accept_offer(run: Run, command: dict) -> None:
+    state = run.state
+    seat, offer = _offer_to_answer(state, command, "accept")
     if command.get("revision") != offer["revision"]:
         raise EngineError(
             "stale_revision",
