@@ -389,6 +389,12 @@ def deal_parties(names: list, me: int | None, deputies=None) -> tuple:
     return _("both Deputies"), _("the Booty")
 
 
+def from_the_bag(bag_goods: dict) -> str:
+    """{"cheese": 2} -> "2 Cheese from the bag": goods promised from a closed bag."""
+    bag = goods([t for t, n in bag_goods.items() for _copy in range(n)])
+    return _("%(goods)s from the bag") % {"goods": bag}
+
+
 def terms_parts(terms: dict, names: list, me: int | None, *, deputies=None) -> dict:
     """What the payer gives and what the Sheriff does, as short phrases.
 
@@ -406,8 +412,7 @@ def terms_parts(terms: dict, names: list, me: int | None, *, deputies=None) -> d
         stand = goods([c["type"] for c in terms["stand_goods"]])
         gives.append(_("%(goods)s from the stand") % {"goods": stand})
     if terms["bag_goods"]:
-        bag = goods([t for t, n in terms["bag_goods"].items() for _copy in range(n)])
-        gives.append(_("%(goods)s from the bag") % {"goods": bag})
+        gives.append(from_the_bag(terms["bag_goods"]))
     does = []
     for action in terms["sheriff"]:
         values = {"bag": bag_of(action["bag"], names, me)}

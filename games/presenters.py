@@ -33,7 +33,16 @@ from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM
 from games.engine.inspection import OFFER_LIMIT
 from games.i18n import kept_per_language
-from games.narrate import Narrator, counted, deal_parties, goods, idle_for, listed, terms_parts
+from games.narrate import (
+    Narrator,
+    counted,
+    deal_parties,
+    from_the_bag,
+    goods,
+    idle_for,
+    listed,
+    terms_parts,
+)
 from games.roles import (
     DEPUTIES,
     bound_by,
@@ -1312,22 +1321,40 @@ def deals(view: dict, names: list) -> list:
 
 
 def deal_said(view: dict, names: list, deal: dict, binds: list) -> str:
-    """A deal made this round, in a sentence: who paid what, and what is done for it."""
+    """A deal made this round, in a sentence: who paid what, what they promised from
+    their bag (paid only when it passes, and only what is really in it), and what is
+    done for it."""
     me = view["me"]["seat"]
-    terms = terms_parts(deal["terms"], names, me)
+    paid_now = terms_parts({**deal["terms"], "bag_goods": {}}, names, me)
+    bag_goods = deal["terms"].get("bag_goods")
     values = {
         "payer": names[deal["payer"]],
-        "gives": " + ".join(terms["gives"]),
+        "gives": " + ".join(paid_now["gives"]),
+        "bag": from_the_bag(bag_goods) if bag_goods else "",
         "who": who_acts(view, names, binds, me),
-        "does": ", ".join(terms["does"]),
+        "does": ", ".join(paid_now["does"]),
     }
-    if deal["payer"] == me:
-        if not terms["gives"]:
-            return _("you paid nothing; %(who)s will %(does)s.") % values
-        return _("you paid %(gives)s; %(who)s will %(does)s.") % values
-    if not terms["gives"]:
-        return _("%(payer)s paid nothing; %(who)s will %(does)s.") % values
-    return _("%(payer)s paid %(gives)s; %(who)s will %(does)s.") % values
+    mine = deal["payer"] == me
+    if bag_goods and paid_now["gives"]:
+        if mine:
+            said = _("you paid %(gives)s and promised %(bag)s; %(who)s will %(does)s.")
+        else:
+            said = _("%(payer)s paid %(gives)s and promised %(bag)s; %(who)s will %(does)s.")
+    elif bag_goods:
+        if mine:
+            said = _("you promised %(bag)s; %(who)s will %(does)s.")
+        else:
+            said = _("%(payer)s promised %(bag)s; %(who)s will %(does)s.")
+    elif paid_now["gives"]:
+        if mine:
+            said = _("you paid %(gives)s; %(who)s will %(does)s.")
+        else:
+            said = _("%(payer)s paid %(gives)s; %(who)s will %(does)s.")
+    elif mine:
+        said = _("you paid nothing; %(who)s will %(does)s.")
+    else:
+        said = _("%(payer)s paid nothing; %(who)s will %(does)s.")
+    return said % values
 
 
 # --- end of game -------------------------------------------------------------------------

@@ -85,6 +85,16 @@ def test_the_sheriff_reads_the_shown_bag_on_his_page_and_in_his_log():
     ) in page(game, BEN)
 
 
+def test_the_deal_says_the_bag_goods_were_promised_not_paid():
+    """Goods promised from a bag are paid only if the bag passes holding them: the deal
+    line never says a Silk was paid that was never in the bag."""
+    game = smuggler_short_of_silk()
+    for index, said in ((ANN, "Ben promised 1 Silk from the bag"), (BEN, "you promised")):
+        html = page(game, index)
+        assert said in html
+        assert "paid 1 Silk" not in html
+
+
 def test_the_sheriffs_email_tells_what_he_was_shown_and_the_others_do_not():
     game = smuggler_short_of_silk()
     mails()  # the emails the deal owed
