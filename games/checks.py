@@ -25,8 +25,9 @@ def tracking_webhooks_are_secured(app_configs, **kwargs) -> list:
                     f"it needs {', '.join(needs)}.",
                     hint="Set a long random ANYMAIL_WEBHOOK_SECRET (user:password) and give "
                     "the same to the ESP in the webhook's address; set the ESP's own webhook "
-                    "signing key where it has one (README, Email). TRACKING_ESPS names the "
-                    "ESPs whose webhooks are answered besides that of EMAIL_BACKEND.",
+                    "signing key where it has one (docs/operations.md, How email is delivered). "
+                    "TRACKING_ESPS names the ESPs whose webhooks are answered besides that of "
+                    "EMAIL_BACKEND.",
                     id="games.E001",
                 )
             )

@@ -1,4 +1,4 @@
-"""HTML responses stay uncompressed (README, "Configuration"): every page holds the
+"""HTML responses stay uncompressed (docs/operations.md, "Configuration"): every page holds the
 seat's token and a CSRF token beside text other players choose, which compressed
 together leak the secrets through the response's length (BREACH)."""
 

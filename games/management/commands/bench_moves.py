@@ -1,5 +1,5 @@
 """The load benchmark: moves and pages served over HTTP, beside a minimal view on
-the same stack, and the in-process cost of each request. See README, "Performance".
+the same stack, and the in-process cost of each request. See docs/operations.md, "Performance".
 
     python manage.py bench_moves [--games 200] [--players 5] [--seconds 60] ...
 
