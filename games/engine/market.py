@@ -3,7 +3,7 @@ the Sheriff's left with deck draws, then collected into the discard pile.
 1st edition: one turn per merchant with ordered draws from either discard pile
 before the deck, the set-aside cards then placed in a chosen order on one pile."""
 
-from . import checks, loading, phases
+from . import checks
 from .config import FIRST_EDITION
 from .errors import EngineError
 from .table import Run, draw_from_deck, move_cards
@@ -12,6 +12,7 @@ DECK = "deck"
 
 
 def start_market(run: Run) -> None:
+    """The market of a round begins (2nd edition: everyone at once; 1st: turn by turn)."""
     state = run.state
     if state.config.edition == FIRST_EDITION:
         run.emit("phase_started", phase="market_turn", seat=state.merchants()[0])
@@ -36,11 +37,12 @@ def set_aside(run: Run, command: dict) -> None:
 
     run.emit("set_aside_submitted", seat=seat, cards=cards)
     if all(run.state.phase.pending[m] is not None for m in run.state.merchants()):
-        phases.complete(run)
+        run.phase_complete()
 
 
-def resolve_market(run: Run) -> None:
-    """Every choice is in: exchanges clockwise from the Sheriff's left, then collection."""
+def resolve_market(run: Run) -> str:
+    """Every choice is in: exchanges clockwise from the Sheriff's left, then collection.
+    Loading comes next."""
     merchants = run.state.merchants()
     for seat in merchants:
         cards = run.state.phase.pending[seat]
@@ -49,7 +51,7 @@ def resolve_market(run: Run) -> None:
     # Collected only now, so these cards cannot come back in this market's reshuffles.
     for seat in merchants:
         move_cards(run, run.state.zones[f"aside:{seat}"], f"aside:{seat}", "discard:0", "discard")
-    loading.start_load(run)
+    return "load"
 
 
 # --- 1st edition --------------------------------------------------------------------
@@ -111,13 +113,60 @@ def market_turn(run: Run, command: dict) -> None:
         deck_draws=deck_drawn,
         pile=pile if cards else None,
     )
-    phases.complete(run)
+    run.phase_complete()
 
 
-def next_market_turn(run: Run) -> None:
+def next_market_turn(run: Run) -> str | None:
+    """A turn is over: the next merchant's turn (a new market_turn phase), or loading."""
     merchants = run.state.merchants()
     position = merchants.index(run.state.phase.seat)
     if position + 1 < len(merchants):
         run.emit("phase_started", phase="market_turn", seat=merchants[position + 1])
-    else:
-        loading.start_load(run)
+        return None
+    return "load"
+
+
+# --- who is awaited, with what; the missed-move defaults -------------------------------
+
+
+def actions(state, result: dict) -> None:
+    """2nd edition: every merchant who has not chosen yet sets aside up to 5 cards."""
+    for seat in state.merchants():
+        if state.phase.pending[seat] is None:
+            result[seat] = {
+                "must_act": True,
+                "moves": [{"type": "set_aside", "max_cards": checks.MAX_SET_ASIDE}],
+            }
+
+
+def default_commands(state) -> list:
+    """Missed deadline: nothing set aside."""
+    return [
+        {"type": "set_aside", "seat": m, "cards": []}
+        for m in state.merchants()
+        if state.phase.pending[m] is None
+    ]
+
+
+def turn_actions(state, result: dict) -> None:
+    """1st edition: the merchant whose turn it is, with the discard piles' sizes."""
+    phase = state.phase
+    if phase.done:
+        return
+    piles = {
+        f"discard:{p}": len(state.zones[f"discard:{p}"])
+        for p in range(state.config.discard_pile_count)
+    }
+    result[phase.seat] = {
+        "must_act": True,
+        "moves": [
+            {"type": "market_turn", "max_cards": checks.MAX_SET_ASIDE, "discard_piles": piles}
+        ],
+    }
+
+
+def turn_default_commands(state) -> list:
+    """Missed deadline: the turn passes with nothing set aside."""
+    if state.phase.done:
+        return []
+    return [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]

@@ -32,6 +32,7 @@ from .cards import BLACK_MARKET_TYPES, CARD_TYPES, LEGAL_TYPES
 from .config import GameConfig
 from .errors import EngineError
 from .events import evolve
+from .flow import actions
 from .game import apply, new_game
 from .inspection import DEPUTIES, call_of, undecided
 from .invariants import (
@@ -41,7 +42,6 @@ from .invariants import (
     check_state,
     check_view,
 )
-from .moves import actions
 from .table import Run, move_cards
 
 MAX_STEPS = 20_000
