@@ -24,7 +24,7 @@ does not claim, everyone can tell they could not.
 
 from . import checks
 from .cards import BLACK_MARKET_CLAIM, BLACK_MARKET_TYPES, card
-from .errors import EngineError
+from .refusals import EngineError
 from .state import OUT, Inspection
 from .table import Run, move_cards
 

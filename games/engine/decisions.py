@@ -6,7 +6,6 @@ See inspection.py for the whole phase."""
 from . import checks
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
-from .errors import EngineError
 from .inspection import (
     DEFAULT_ORDER,
     HIGHEST_ON_TOP,
@@ -20,6 +19,7 @@ from .inspection import (
     to_decide,
     undecided,
 )
+from .refusals import EngineError
 from .state import BOOTY
 from .table import Run, move_cards, pay_debt, stand_of
 

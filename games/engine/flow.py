@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import black_market, decisions, inspection, loading, market, offers, round_end
-from .errors import EngineError
+from .refusals import EngineError
 from .state import State
 from .table import Run
 

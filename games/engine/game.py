@@ -3,9 +3,9 @@
 from . import flow
 from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
-from .errors import EngineError
 from .events import evolve
 from .flow import COMMANDS
+from .refusals import EngineError
 from .rng import new_seed, seed_digest, shuffled
 from .state import State
 from .table import Run, move_cards, shuffle_deck

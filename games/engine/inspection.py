@@ -29,7 +29,7 @@ the set of merchants who spoke, never on the order they spoke in.
 
 from . import checks
 from .cards import CARD_TYPES
-from .errors import EngineError
+from .refusals import EngineError
 from .state import Inspection
 from .table import Run
 

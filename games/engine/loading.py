@@ -3,7 +3,7 @@ revealed together when every bag is in."""
 
 from . import checks
 from .cards import LEGAL_TYPES, card
-from .errors import EngineError
+from .refusals import EngineError
 from .table import Run, move_cards
 
 

@@ -5,7 +5,7 @@ before the deck, the set-aside cards then placed in a chosen order on one pile."
 
 from . import checks
 from .config import FIRST_EDITION
-from .errors import EngineError
+from .refusals import EngineError
 from .table import Run, draw_from_deck, move_cards
 
 DECK = "deck"

@@ -6,7 +6,6 @@ See inspection.py for the whole phase."""
 
 from . import checks
 from .cards import CARD_TYPES, card
-from .errors import EngineError
 from .events import payee
 from .inspection import (
     ACTIONS,
@@ -23,6 +22,7 @@ from .inspection import (
     parse_order,
     require_unlocked,
 )
+from .refusals import EngineError
 from .state import Inspection
 from .table import Run, move_cards, stand_of, transfer_gold
 

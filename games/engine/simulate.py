@@ -30,7 +30,6 @@ import time
 
 from .cards import BLACK_MARKET_TYPES, CARD_TYPES, LEGAL_TYPES
 from .config import GameConfig
-from .errors import EngineError
 from .events import evolve
 from .flow import actions
 from .game import apply, new_game
@@ -42,6 +41,7 @@ from .invariants import (
     check_state,
     check_view,
 )
+from .refusals import EngineError
 from .table import Run, move_cards
 
 MAX_STEPS = 20_000

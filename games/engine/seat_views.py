@@ -202,7 +202,7 @@ def _terms_view(state: State, terms: dict) -> dict:
 
 
 def _bags_shown_to(state: State, viewer) -> dict:
-    """Honor among thieves: the bags shown to ``viewer`` alone (see inspection.py)."""
+    """Honor among thieves: the bags shown to ``viewer`` alone (see decisions.py)."""
     return {
         int(seat): _faces(state, shown["cards"])
         for seat, shown in state.phase.shown.items()
