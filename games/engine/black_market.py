@@ -136,20 +136,20 @@ def standing_choice(state, seat: int) -> str:
     )
 
 
-def start_step(run: Run) -> str | None:
+def start_step(run: Run) -> bool:
     """The last bag is decided: wait for the merchants who could still claim, if any
-    (else the round ends); those with a standing answer have it given at once
-    (sealed like any choice)."""
+    (False: nobody, the step is skipped); those with a standing answer have it
+    given at once (sealed like any choice)."""
     seats = eligible(run.state)
     if not seats:
-        return "round_end"
+        return False
     run.emit("phase_started", phase="black_market", seats=seats)
     for seat in seats:
         if seat in run.state.black_market_standing:
             run.emit("black_market_submitted", seat=seat, choice=standing_choice(run.state, seat))
     if not awaited(run.state):
         run.phase_complete()
-    return None
+    return True
 
 
 def claim(run: Run, command: dict) -> None:
@@ -208,10 +208,10 @@ def _complete_if_all_chosen(run: Run) -> None:
         run.phase_complete()
 
 
-def resolve(run: Run) -> str:
+def resolve(run: Run) -> None:
     """Every choice is in: the claims, clockwise; a pile emptied by an earlier claim
     leaves a later one with nothing (``black_market_missed``; its kind stays unsaid).
-    The step ends the inspection: the round ends next."""
+    The step ends the inspection."""
     phase = run.state.phase
     for seat in phase.seats:
         choice = phase.choices[seat]
@@ -220,7 +220,6 @@ def resolve(run: Run) -> str:
                 take(run, seat, choice)
             else:
                 run.emit("black_market_missed", seat=seat)
-    return "round_end"
 
 
 def default_commands(state) -> list:

@@ -6,25 +6,27 @@ A round: ``round`` (the Sheriff or the Deputies) -> ``market`` (2nd edition) or
 ``black_market`` (only if someone could still claim) -> ``round_end`` -> the next
 ``round``, or the end of the game.
 
-Phase modules never import each other. A phase's ``resolve`` settles it and
-returns the step that comes next (a key of ``STEPS``); a step's start returns the
-step after it when it waits for nobody, or None once a phase waits for seats.
-The rules mark a phase complete (``Run.phase_complete``) when the last awaited
-move is in. By default the engine then advances at once, in the same command,
-after that command's own events. A game whose organizer wants every phase to last
-until its deadline applies commands with ``auto_advance=False``: the complete
-phase then waits, and the ``timeout`` command at the deadline advances it (after
-applying the missed-move defaults, if any seat is awaited).
+Phase modules never import each other: what comes next is the table's ``next``.
+A phase's ``start`` says whether it now waits for seats; if not, the flow goes on
+to its ``next`` at once. The rules mark a phase complete (``Run.phase_complete``)
+when the last awaited move is in. By default the engine then resolves it and
+starts the next, in the same command, after that command's own events. A game
+whose organizer wants every phase to last until its deadline applies commands
+with ``auto_advance=False``: the complete phase then waits, and the ``timeout``
+command at the deadline advances it (after applying the missed-move defaults, if
+any seat is awaited).
 
-A new phase: a module with its start, commands, actions, defaults and resolve; a
-row in ``PHASES`` (and ``STEPS``), its commands in ``COMMANDS``; its state class
-and ``phase_started`` handling in state.py and events.py.
+A new phase: a module of its own (start, commands, actions, defaults, resolve),
+its row here and its commands in ``COMMANDS``, the ``next`` of the row before it;
+its state class in state.py and its events in events.py (config.py if it is an
+option).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import black_market, decisions, inspection, loading, market, offers, round_end
+from .config import FIRST_EDITION
 from .refusals import EngineError
 from .state import State
 from .table import Run
@@ -32,84 +34,93 @@ from .table import Run
 Handler = Callable[[Run, dict], None]
 
 
+def _none(state: State) -> list:
+    return []
+
+
+def _nothing(run: Run) -> None:
+    pass
+
+
 @dataclass(frozen=True)
 class Phase:
-    """One phase of a round, as the flow sees it."""
+    """One step of a round. Rows whose key is a ``phase.kind`` are phases that wait
+    for seats; the others (``round``, ``round_end``) are automatic."""
 
-    start: str  # the step (a key of STEPS) that begins it
-    # Fill in ``result`` (seat -> {"must_act", "moves"}): the seats awaited have
-    # ``must_act``; others may have optional moves. Called in order.
-    actions: tuple[Callable[[State, dict], None], ...]
+    # Begins it (its ``phase_started``). True: it now waits for seats (or the game
+    # is over); False: nobody to wait for, on to ``next`` at once.
+    start: Callable[[Run], bool]
+    # The row that follows (None: nothing, the game is over), or a function of the
+    # state saying which.
+    next: str | Callable[[State], str | None] | None
+    # Fill in ``result`` (seat -> {"must_act", "moves"}), in order: the seats awaited
+    # have ``must_act``, others may have optional moves.
+    actions: tuple[Callable[[State, dict], None], ...] = ()
     # The commands a passed deadline applies for each seat still awaited.
-    defaults: Callable[[State], list]
-    # The phase is complete: settle it; returns the next step (or None: a new
-    # phase of the same kind began and waits).
-    resolve: Callable[[Run], str | None]
-    leads_to: tuple[str, ...]  # what ``resolve`` may return
+    defaults: Callable[[State], list] = _none
+    # The phase is complete: settle it, before ``next`` starts.
+    resolve: Callable[[Run], None] = _nothing
     # A deadline that is not the seats' defaults (inspection: undecided bags pass).
     # Returns False, doing nothing, when nobody was awaited.
     time_out: Callable[[Run, dict], bool] | None = None
 
 
-def _none(state: State) -> list:
-    return []
-
-
-PHASES = {
+FLOW = {
+    "round": Phase(
+        start=round_end.start_round,
+        next=lambda state: "market_turn" if state.config.edition == FIRST_EDITION else "market",
+    ),
     "market": Phase(
-        start="market",
+        start=market.start_market,
         actions=(market.actions,),
         defaults=market.default_commands,
         resolve=market.resolve_market,
-        leads_to=("load",),
+        next="load",
     ),
     "market_turn": Phase(
-        start="market",
+        start=market.start_turn,
         actions=(market.turn_actions,),
         defaults=market.turn_default_commands,
-        resolve=market.next_market_turn,
-        leads_to=("load",),
+        next=lambda state: "market_turn" if market.turns_left(state) else "load",
     ),
     "load": Phase(
-        start="load",
+        start=loading.start_load,
         actions=(loading.actions,),
         defaults=loading.default_commands,
-        resolve=loading.reveal,
-        leads_to=("inspection",),
+        next="inspection",
     ),
     "inspection": Phase(
-        start="inspection",
+        start=inspection.start,
         actions=(inspection.actions, black_market.inspection_actions),
-        defaults=_none,
         resolve=inspection.close,
-        leads_to=("black_market",),
         time_out=decisions.time_out,
+        next="black_market",
     ),
     "black_market": Phase(
-        start="black_market",
+        start=black_market.start_step,
         actions=(black_market.actions,),
         defaults=black_market.default_commands,
         resolve=black_market.resolve,
-        leads_to=("round_end",),
+        next="round_end",
+    ),
+    "round_end": Phase(
+        start=round_end.end_round,
+        next=lambda state: None if state.is_over() else "round",
     ),
 }
 
-# What the flow can start. Each returns the next step, or None when a phase waits
-# for seats (or the game is over).
-STEPS: dict[str, Callable[[Run], str | None]] = {
-    "round": round_end.start_round,
-    "market": market.start_market,
-    "load": loading.start_load,
-    "inspection": inspection.start,
-    "black_market": black_market.start_step,
-    "round_end": round_end.end_round,
-}
+
+def _next(row: Phase, state: State) -> str | None:
+    return row.next(state) if callable(row.next) else row.next
 
 
-def begin(run: Run, step: str | None) -> None:
-    """Start ``step`` and whatever follows it, until a phase waits for seats."""
-    while step is not None:
-        step = STEPS[step](run)
+def begin(run: Run, name: str | None) -> None:
+    """Start ``name`` and whatever follows it, until a phase waits for seats."""
+    while name is not None:
+        row = FLOW[name]
+        if row.start(run):
+            break
+        name = _next(row, run.state)
     settle(run)
 
 
@@ -123,12 +134,11 @@ def advance(run: Run) -> None:
     """Leave the current, complete phase for the next one."""
     run.completed = False
     kind = run.state.phase.kind
-    phase = PHASES.get(kind)
-    if phase is None:
+    row = FLOW.get(kind)
+    if row is None:
         raise ValueError(f"no phase follows {kind!r}")
-    step = phase.resolve(run)
-    assert step is None or step in phase.leads_to, (kind, step)
-    begin(run, step)
+    row.resolve(run)
+    begin(run, _next(row, run.state))
 
 
 def _settled(handler: Handler) -> Handler:
@@ -188,8 +198,8 @@ def actions(state: State) -> dict:
     result = {seat: {"must_act": False, "moves": []} for seat in range(state.players)}
     if state.is_over():
         return result
-    phase = PHASES.get(state.phase.kind)
-    for fill in phase.actions if phase else ():
+    row = FLOW.get(state.phase.kind)
+    for fill in row.actions if row else ():
         fill(state, result)
     return result
 
@@ -204,8 +214,8 @@ def default_commands(state: State) -> list:
     (In inspection the default is not a seat's command: undecided bags pass.)"""
     if state.is_over():
         return []
-    phase = PHASES.get(state.phase.kind)
-    return phase.defaults(state) if phase else []
+    row = FLOW.get(state.phase.kind)
+    return row.defaults(state) if row else []
 
 
 # Who may move a game on before its deadline (``timeout`` with ``by``).
@@ -228,9 +238,9 @@ def time_out(run: Run, command: dict) -> None:
     kind = state.phase.kind
     if who and not awaiting(state):
         run.emit("timed_out", phase=kind, seats=[], **who)
-    phase = PHASES[kind]
-    if phase.time_out is not None:
-        if phase.time_out(run, who):
+    row = FLOW[kind]
+    if row.time_out is not None:
+        if row.time_out(run, who):
             settle(run)
         else:  # every move was in, held until the deadline
             advance(run)

@@ -154,19 +154,19 @@ def end_if_all_decided(run: Run) -> None:
         run.phase_complete()
 
 
-def start(run: Run) -> None:
+def start(run: Run) -> bool:
     """Every bag is in: all declarations are revealed together."""
     run.emit("phase_started", phase="inspection", declarations=list(run.state.phase.declarations))
     end_if_all_decided(run)
+    return True
 
 
-def close(run: Run) -> str:
-    """Every bag is decided: remaining offers lapse; the Black Market step comes next
-    (it waits for the merchants who could still claim, if any)."""
+def close(run: Run) -> None:
+    """Every bag is decided: remaining offers lapse. (The Black Market step comes
+    next: it waits for the merchants who could still claim, if any.)"""
     open_offers = [o["id"] for o in run.state.phase.offers.values() if o["status"] == "open"]
     if open_offers:
         emit_lapsed(run, open_offers, "inspection_over")
-    return "black_market"
 
 
 def actions(state, result: dict) -> None:

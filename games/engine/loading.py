@@ -7,10 +7,11 @@ from .refusals import EngineError
 from .table import Run, move_cards
 
 
-def start_load(run: Run) -> None:
+def start_load(run: Run) -> bool:
     run.emit("phase_started", phase="load")
     if not awaited(run.state):  # nobody holds a card to load
         run.phase_complete()
+    return True
 
 
 def awaited(state) -> list:
@@ -47,11 +48,6 @@ def load_bag(run: Run, command: dict) -> None:
     run.emit("bag_loaded", seat=seat, declared=declared, count=count)
     if not awaited(run.state):
         run.phase_complete()
-
-
-def reveal(run: Run) -> str:
-    """Every bag is in: the inspection, which reveals all declarations together."""
-    return "inspection"
 
 
 def actions(state, result: dict) -> None:

@@ -4,20 +4,34 @@ the Sheriff's left with deck draws, then collected into the discard pile.
 before the deck, the set-aside cards then placed in a chosen order on one pile."""
 
 from . import checks
-from .config import FIRST_EDITION
 from .refusals import EngineError
 from .table import Run, draw_from_deck, move_cards
 
 DECK = "deck"
 
 
-def start_market(run: Run) -> None:
-    """The market of a round begins (2nd edition: everyone at once; 1st: turn by turn)."""
+def start_market(run: Run) -> bool:
+    """2nd edition: the market begins, every merchant at once."""
+    run.emit("phase_started", phase="market")
+    return True
+
+
+def start_turn(run: Run) -> bool:
+    """1st edition: the first merchant's market turn, or the next one's."""
     state = run.state
-    if state.config.edition == FIRST_EDITION:
-        run.emit("phase_started", phase="market_turn", seat=state.merchants()[0])
+    merchants = state.merchants()
+    if getattr(state.phase, "kind", None) != "market_turn":  # none before round 1
+        seat = merchants[0]
     else:
-        run.emit("phase_started", phase="market")
+        seat = merchants[merchants.index(state.phase.seat) + 1]
+    run.emit("phase_started", phase="market_turn", seat=seat)
+    return True
+
+
+def turns_left(state) -> bool:
+    """1st edition: has a merchant still to take their market turn?"""
+    merchants = state.merchants()
+    return merchants.index(state.phase.seat) + 1 < len(merchants)
 
 
 # --- 2nd edition --------------------------------------------------------------------
@@ -40,9 +54,8 @@ def set_aside(run: Run, command: dict) -> None:
         run.phase_complete()
 
 
-def resolve_market(run: Run) -> str:
-    """Every choice is in: exchanges clockwise from the Sheriff's left, then collection.
-    Loading comes next."""
+def resolve_market(run: Run) -> None:
+    """Every choice is in: exchanges clockwise from the Sheriff's left, then collection."""
     merchants = run.state.merchants()
     for seat in merchants:
         cards = run.state.phase.pending[seat]
@@ -51,7 +64,6 @@ def resolve_market(run: Run) -> str:
     # Collected only now, so these cards cannot come back in this market's reshuffles.
     for seat in merchants:
         move_cards(run, run.state.zones[f"aside:{seat}"], f"aside:{seat}", "discard:0", "discard")
-    return "load"
 
 
 # --- 1st edition --------------------------------------------------------------------
@@ -114,16 +126,6 @@ def market_turn(run: Run, command: dict) -> None:
         pile=pile if cards else None,
     )
     run.phase_complete()
-
-
-def next_market_turn(run: Run) -> str | None:
-    """A turn is over: the next merchant's turn (a new market_turn phase), or loading."""
-    merchants = run.state.merchants()
-    position = merchants.index(run.state.phase.seat)
-    if position + 1 < len(merchants):
-        run.emit("phase_started", phase="market_turn", seat=merchants[position + 1])
-        return None
-    return "load"
 
 
 # --- who is awaited, with what; the missed-move defaults -------------------------------

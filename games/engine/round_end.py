@@ -10,11 +10,11 @@ from .table import Run, move_cards, refill_hand, transfer_gold
 _TABLE_ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 
 
-def start_round(run: Run) -> str:
+def start_round(run: Run) -> bool:
     """The next round, ``number``, begins: its Sheriff is the previous one's left neighbour
     (round 1: the configured first Sheriff). With 6 players the top two cards of the
     Deputy deck name its Deputies; the deck of 6 is shuffled from the seed whenever it
-    has run out (before rounds 1, 4 and 7). The market comes next."""
+    has run out (before rounds 1, 4 and 7). Nobody is awaited yet: the market follows."""
     state = run.state
     number = state.round + 1
     if state.config.deputies:
@@ -28,22 +28,22 @@ def start_round(run: Run) -> str:
         first = state.config.first_sheriff
         sheriff = first if number == 1 else (state.sheriff + 1) % state.players
         run.emit("round_started", round=number, sheriff=sheriff)
-    return "market"
+    return False
 
 
-def end_round(run: Run) -> str | None:
+def end_round(run: Run) -> bool:
     """The inspection is over: the Booty is shared (6 players), the round ends; then
-    the game ends, or hands are refilled and the next round comes."""
+    the game ends, or hands are refilled for the next round. Nobody is awaited."""
     share_booty(run)
     state = run.state
     run.emit("round_ended", round=state.round)
     if state.round >= state.config.rounds:
         finish(run)
-        return None
+        return False
     # Clockwise from the Sheriff's (first Deputy's) left, the Sheriff (first Deputy) last.
     for seat in state.clockwise():
         refill_hand(run, seat, "refill")
-    return "round"
+    return False
 
 
 def share_booty(run: Run) -> None:
