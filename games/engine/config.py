@@ -21,7 +21,6 @@ class GameConfig:
     seven_card_hand: bool = False
     remove_ten: bool = False
     black_market: bool = False  # 2nd edition option
-    ready_check: bool = False  # variant: merchants say "ready" between market and loading
     # The organizer's Black Market values, {"pepper": [30, 27], ...} (None: the provisional
     # defaults of cards.py). Normalized to the higher value first.
     black_market_values: dict | None = None
@@ -71,8 +70,6 @@ class GameConfig:
         data = asdict(self)
         if data["black_market_values"] is None:
             del data["black_market_values"]
-        if not data["ready_check"]:  # the variant leaves other games' events as they were
-            del data["ready_check"]
         return data
 
     @classmethod
@@ -113,7 +110,7 @@ def validate(config: GameConfig) -> None:
         raise EngineError(
             "invalid_config", f"The first Sheriff must be a seat from 0 to {config.players - 1}."
         )
-    for name in ("royal_goods", "seven_card_hand", "remove_ten", "black_market", "ready_check"):
+    for name in ("royal_goods", "seven_card_hand", "remove_ten", "black_market"):
         _require_bool(config, name)
     if config.black_market and config.edition != SECOND_EDITION:
         raise EngineError("invalid_config", "The Black Market is a 2nd edition option.")

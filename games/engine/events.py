@@ -23,7 +23,6 @@ from .state import (
     Load,
     Market,
     MarketTurn,
-    Ready,
     State,
     json_copy,
 )
@@ -161,8 +160,6 @@ def _phase_started(state: State, event: dict) -> None:
             ]
     elif phase == "black_market":
         state.phase = BlackMarketStep(seats=json_copy(event["seats"]), choices=[None] * n)
-    elif phase == "ready":
-        state.phase = Ready(waiting=json_copy(event["seats"]))
     else:
         raise ValueError(f"unknown phase {phase!r}")
     state.phase.since = event["seq"]
@@ -311,10 +308,6 @@ def _bag_goods_settled(state: State, event: dict) -> None:
     phase.owed_bag_goods = [o for o in phase.owed_bag_goods if o["payer"] != event["payer"]]
 
 
-def _ready_said(state: State, event: dict) -> None:
-    state.phase.waiting.remove(event["seat"])
-
-
 def _game_ended(state: State, event: dict) -> None:
     state.phase = GameOver(scores=json_copy(event["scores"]), since=event["seq"])
 
@@ -330,7 +323,6 @@ _HANDLERS = {
     "gold_transferred": _gold_transferred,
     "round_started": _round_started,
     "phase_started": _phase_started,
-    "ready_said": _ready_said,
     "set_aside_submitted": _set_aside_submitted,
     "market_turn_taken": _market_turn_taken,
     "bag_loaded": _bag_loaded,

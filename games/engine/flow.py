@@ -25,7 +25,7 @@ option).
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import black_market, decisions, inspection, loading, market, offers, ready, round_end
+from . import black_market, decisions, inspection, loading, market, offers, round_end
 from .config import FIRST_EDITION
 from .refusals import EngineError
 from .state import State
@@ -75,23 +75,13 @@ FLOW = {
         actions=(market.actions,),
         defaults=market.default_commands,
         resolve=market.resolve_market,
-        next=lambda state: "ready" if state.config.ready_check else "load",
+        next="load",
     ),
     "market_turn": Phase(
         start=market.start_turn,
         actions=(market.turn_actions,),
         defaults=market.turn_default_commands,
-        next=lambda state: (
-            "market_turn"
-            if market.turns_left(state)
-            else ("ready" if state.config.ready_check else "load")
-        ),
-    ),
-    "ready": Phase(
-        start=ready.start,
-        actions=(ready.actions,),
-        defaults=ready.default_commands,
-        next="load",
+        next=lambda state: "market_turn" if market.turns_left(state) else "load",
     ),
     "load": Phase(
         start=loading.start_load,
@@ -188,7 +178,6 @@ COMMANDS: dict[str, Handler] = {
         "claim_black_market": black_market.claim,
         "decline_black_market": black_market.decline,
         "set_black_market_standing": black_market.set_standing,
-        "say_ready": ready.say_ready,
     }.items()
 }
 

@@ -97,15 +97,6 @@ class BlackMarketStep:
 
 
 @dataclass
-class Ready:
-    """Variant: after the market, every merchant says they are ready to load."""
-
-    kind = "ready"
-    waiting: list  # the merchants not ready yet
-    since: int = 0
-
-
-@dataclass
 class GameOver:
     kind = "game_over"
     scores: list
@@ -113,8 +104,7 @@ class GameOver:
 
 
 PHASES = {
-    cls.kind: cls
-    for cls in (Market, MarketTurn, Load, Inspection, BlackMarketStep, Ready, GameOver)
+    cls.kind: cls for cls in (Market, MarketTurn, Load, Inspection, BlackMarketStep, GameOver)
 }
 _FIELD_NAMES = {kind: tuple(f.name for f in fields(cls)) for kind, cls in PHASES.items()}
 
