@@ -1,5 +1,6 @@
-"""Phase 5, end of round: game end check, refill hands, the next Sheriff (or the
-next two Deputies, drawn from the Deputy deck with 6 players)."""
+"""Phase 5, end of round: the Booty shared (6 players), game end check, refill
+hands; and the start of a round: the next Sheriff (or the next two Deputies,
+drawn from the Deputy deck with 6 players). flow.py says when each comes."""
 
 from .cards import CARD_TYPES, card
 from .rng import shuffled
