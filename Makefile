@@ -31,6 +31,7 @@ $(VENV)/.installed: pyproject.toml
 
 lint: venv
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 
 # The real-worker tests run after the rest, in a single process of their own.
 test: venv messages lint

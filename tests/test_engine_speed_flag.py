@@ -11,8 +11,8 @@ import pytest
 
 from games.engine import events
 from games.engine.config import GameConfig
-from games.engine.errors import EngineError
 from games.engine.game import apply, new_game
+from games.engine.refusals import EngineError
 from games.engine.simulate import RandomPlayers, play_game
 from games.engine.state import json_copy
 

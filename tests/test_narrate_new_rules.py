@@ -15,7 +15,7 @@ import pytest
 from builders import rig, start, to_inspection, with_deputies
 
 from games.engine import CARD_TYPES, GameConfig, apply, new_game, project_event
-from games.engine.errors import EngineError
+from games.engine.refusals import EngineError
 from games.engine.simulate import RandomPlayers
 from games.narrate import Narrator, outcome_lines, terms_parts
 

@@ -27,8 +27,8 @@ from games.engine import (
     inspection,
     new_game,
     replay,
-    views,
 )
+from games.engine import seat_views as views
 from games.engine.invariants import check_no_leak, check_state, check_view
 from games.engine.rng import seed_digest, shuffled
 from games.engine.simulate import RandomPlayers, play_game

@@ -10,11 +10,11 @@ Public interface (documented in docs/engine.md):
 
 from .cards import CARD_TYPES, LEGAL_TYPES, CardType, deck_composition
 from .config import FIRST_EDITION, SECOND_EDITION, GameConfig
-from .errors import EngineError
-from .game import COMMANDS, apply, default_commands, new_game, replay
-from .moves import actions, awaiting
+from .flow import COMMANDS, actions, awaiting, default_commands
+from .game import apply, new_game, replay
+from .refusals import EngineError
+from .seat_views import project_event, project_log, view_for
 from .state import SCHEMA_VERSION, State, canonical_json
-from .views import project_event, project_log, view_for
 
 __all__ = [
     "CARD_TYPES",

@@ -22,9 +22,9 @@ pile). The standing answer is public, so it shows something: when such a merchan
 does not claim, everyone can tell they could not.
 """
 
-from . import checks, phases
+from . import checks
 from .cards import BLACK_MARKET_CLAIM, BLACK_MARKET_TYPES, card
-from .errors import EngineError
+from .refusals import EngineError
 from .state import OUT, Inspection
 from .table import Run, move_cards
 
@@ -136,15 +136,20 @@ def standing_choice(state, seat: int) -> str:
     )
 
 
-def start_step(run: Run, seats: list) -> None:
-    """The last bag is decided: wait for ``seats``; those with a standing answer
-    have it given at once (sealed like any choice)."""
+def start_step(run: Run) -> bool:
+    """The last bag is decided: wait for the merchants who could still claim, if any
+    (False: nobody, the step is skipped); those with a standing answer have it
+    given at once (sealed like any choice)."""
+    seats = eligible(run.state)
+    if not seats:
+        return False
     run.emit("phase_started", phase="black_market", seats=seats)
     for seat in seats:
         if seat in run.state.black_market_standing:
             run.emit("black_market_submitted", seat=seat, choice=standing_choice(run.state, seat))
     if not awaited(run.state):
-        phases.complete(run)
+        run.phase_complete()
+    return True
 
 
 def claim(run: Run, command: dict) -> None:
@@ -200,14 +205,13 @@ def awaited(state) -> list:
 
 def _complete_if_all_chosen(run: Run) -> None:
     if not awaited(run.state):
-        phases.complete(run)
+        run.phase_complete()
 
 
 def resolve(run: Run) -> None:
     """Every choice is in: the claims, clockwise; a pile emptied by an earlier claim
-    leaves a later one with nothing (``black_market_missed``; its kind stays unsaid)."""
-    from . import inspection  # the step ends the inspection: share the Booty, end the round
-
+    leaves a later one with nothing (``black_market_missed``; its kind stays unsaid).
+    The step ends the inspection."""
     phase = run.state.phase
     for seat in phase.seats:
         choice = phase.choices[seat]
@@ -216,9 +220,34 @@ def resolve(run: Run) -> None:
                 take(run, seat, choice)
             else:
                 run.emit("black_market_missed", seat=seat)
-    inspection.finish(run)
 
 
 def default_commands(state) -> list:
     """Missed deadline: no claim."""
     return [{"type": "decline_black_market", "seat": s} for s in awaited(state)]
+
+
+# --- who is awaited, with what -------------------------------------------------------------
+
+
+def _claim_moves(state, seat: int) -> list:
+    kinds = claimable(state, seat)  # from the seat's own stand: only it sees them
+    claim = [{"type": "claim_black_market", "kinds": kinds}] if kinds else []
+    return [*claim, {"type": "decline_black_market"}]
+
+
+def actions(state, result: dict) -> None:
+    """The Black Market step: every merchant it waits for claims or declines."""
+    for seat in awaited(state):
+        result[seat] = {"must_act": True, "moves": _claim_moves(state, seat)}
+
+
+def inspection_actions(state, result: dict) -> None:
+    """During the inspection: claims for merchants whose bag is resolved (optional)."""
+    if not state.config.black_market:
+        return
+    for seat in state.merchants():
+        if may_still_claim(state, seat):
+            result[seat]["moves"] += _claim_moves(state, seat)
+        elif may_answer_ahead(state, seat):  # spares the table a wait later
+            result[seat]["moves"].append({"type": "decline_black_market", "ahead": True})

@@ -1,7 +1,7 @@
 """Command validation shared by the rule modules. Each check raises
 ``EngineError`` with a stable code before anything is emitted."""
 
-from .errors import EngineError
+from .refusals import EngineError
 from .state import State
 
 MAX_SET_ASIDE = 5

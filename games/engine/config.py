@@ -3,7 +3,7 @@
 from dataclasses import asdict, dataclass, fields
 
 from .cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
-from .errors import EngineError
+from .refusals import EngineError
 
 FIRST_EDITION = 1
 SECOND_EDITION = 2

@@ -1,11 +1,11 @@
 """The engine's entry points: start a game, apply a command, replay events."""
 
-from . import black_market, inspection, loading, market, phases, round_end
+from . import flow
 from .cards import deck_composition
 from .config import FIRST_EDITION, GameConfig
-from .errors import EngineError
 from .events import evolve
-from .moves import awaiting
+from .flow import COMMANDS
+from .refusals import EngineError
 from .rng import new_seed, seed_digest, shuffled
 from .state import State
 from .table import Run, move_cards, shuffle_deck
@@ -13,25 +13,6 @@ from .table import Run, move_cards, shuffle_deck
 STARTING_GOLD = 50
 REMOVED_CARDS = 10  # the Remove 10 Cards option
 DISCARD_PILE_START = 5  # 1st edition: two face-up piles of 5 at setup
-
-# Commands a seat sends. ``timeout`` (a passed deadline) and ``end_bargaining`` (the
-# bargaining time ran out) are the service's commands.
-COMMANDS = {
-    "set_aside": market.set_aside,
-    "market_turn": market.market_turn,
-    "load_bag": loading.load_bag,
-    "make_offer": inspection.make_offer,
-    "revise_offer": inspection.revise_offer,
-    "withdraw_offer": inspection.withdraw_offer,
-    "accept_offer": inspection.accept_offer,
-    "refuse_offer": inspection.refuse_offer,
-    "pass_bag": inspection.pass_bag,
-    "inspect_bag": inspection.inspect_bag,
-    "say_no_offer": inspection.say_no_offer,
-    "claim_black_market": black_market.claim,
-    "decline_black_market": black_market.decline,
-    "set_black_market_standing": black_market.set_standing,
-}
 
 
 def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State, list]:
@@ -73,14 +54,14 @@ def new_game(config: GameConfig | dict, seed: str | None = None) -> tuple[State,
                 f"discard:{pile}",
                 "setup",
             )
-    round_end.start_round(run, 1)
+    flow.begin(run, "round")
     return run.state, run.events
 
 
 def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[State, list]:
     """Apply one command. Returns the new state and the events it produced; the
     given state is never modified. Raises EngineError if the command is refused.
-    With ``auto_advance=False`` a complete phase waits for ``timeout`` (phases.py)."""
+    With ``auto_advance=False`` a complete phase waits for ``timeout`` (flow.py)."""
     if not isinstance(command, dict):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     run = Run(state.working_copy(), auto_advance=auto_advance)
@@ -88,9 +69,9 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     if not isinstance(kind, str):
         raise EngineError("bad_command", "A command must be an object with a 'type'.")
     if kind == "timeout":
-        time_out(run, command)
+        flow.time_out(run, command)
     elif kind == "end_bargaining":
-        inspection.end_bargaining(run)
+        flow.end_bargaining(run)
     elif kind == "note":
         note(run, command)
     elif kind in COMMANDS:
@@ -98,38 +79,6 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     else:
         raise EngineError("unknown_command", f"Unknown command {kind!r}.")
     return run.state, run.events
-
-
-# Who may move a game on before its deadline (``timeout`` with ``by``).
-TIMEOUT_BY = ("organizer",)
-
-
-def time_out(run: Run, command: dict) -> None:
-    """The deadline passed, or the organizer moved the game on (``"by": "organizer"``):
-    apply the missed-move default for every awaited seat. ``timed_out`` carries
-    ``by`` so the log can say whose doing it was; the organizer's is logged even
-    when nobody was awaited (a complete phase held until its deadline)."""
-    state = run.state
-    if state.is_over():
-        raise EngineError("game_over", "The game is over.")
-    by = command.get("by")
-    if by is not None and by not in TIMEOUT_BY:
-        raise EngineError("bad_command", 'A timeout is by the deadline (no "by") or the organizer.')
-    who = {"by": by} if by else {}
-    run.auto_advance = True  # the deadline always moves the game on
-    kind = state.phase.kind
-    if who and not awaiting(state):
-        run.emit("timed_out", phase=kind, seats=[], **who)
-    if kind == "inspection":
-        inspection.time_out(run, who)
-        return
-    commands = default_commands(state)
-    if not commands:  # every move was in, held until the deadline
-        phases.advance(run)
-        return
-    run.emit("timed_out", phase=kind, seats=[c["seat"] for c in commands], **who)
-    for default in commands:
-        COMMANDS[default["type"]](run, default)
 
 
 MAX_NOTE = 300
@@ -149,31 +98,6 @@ def note(run: Run, command: dict) -> None:
     if run.state.is_over():
         raise EngineError("game_over", "The game is over.")
     run.emit("noted", text=text, **({} if by == "organizer" else {"by": by}))
-
-
-def default_commands(state: State) -> list:
-    """The commands a passed deadline applies for each seat still awaited.
-    (In inspection the default is not a seat's command: undecided bags pass.)"""
-    if state.is_over():
-        return []
-    kind = state.phase.kind
-    if kind == "market":
-        return [
-            {"type": "set_aside", "seat": m, "cards": []}
-            for m in state.merchants()
-            if state.phase.pending[m] is None
-        ]
-    if kind == "market_turn":
-        return (
-            []
-            if state.phase.done
-            else [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]
-        )
-    if kind == "load":
-        return [loading.default_load(state, m) for m in loading.awaited(state)]
-    if kind == "black_market":
-        return black_market.default_commands(state)
-    return []
 
 
 def replay(events: list) -> State:

@@ -10,8 +10,8 @@ from . import inspection
 from .cards import BLACK_MARKET_TYPES, LEGAL_TYPES
 from .checks import MAX_BAG, MIN_BAG
 from .game import STARTING_GOLD, apply
+from .seat_views import project_event, view_for, zone_visible
 from .state import State
-from .views import project_event, view_for, zone_visible
 
 
 def check_state(state: State) -> list:

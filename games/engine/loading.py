@@ -1,16 +1,17 @@
 """Phases 2-3, load the bag and declare: one sealed submission per merchant,
 revealed together when every bag is in."""
 
-from . import checks, inspection, phases
+from . import checks
 from .cards import LEGAL_TYPES, card
-from .errors import EngineError
+from .refusals import EngineError
 from .table import Run, move_cards
 
 
-def start_load(run: Run) -> None:
+def start_load(run: Run) -> bool:
     run.emit("phase_started", phase="load")
     if not awaited(run.state):  # nobody holds a card to load
-        phases.complete(run)
+        run.phase_complete()
+    return True
 
 
 def awaited(state) -> list:
@@ -46,13 +47,20 @@ def load_bag(run: Run, command: dict) -> None:
     move_cards(run, cards, f"hand:{seat}", f"bag:{seat}", "load")
     run.emit("bag_loaded", seat=seat, declared=declared, count=count)
     if not awaited(run.state):
-        phases.complete(run)
+        run.phase_complete()
 
 
-def reveal(run: Run) -> None:
-    """Every bag is in: all declarations are revealed together."""
-    run.emit("phase_started", phase="inspection", declarations=list(run.state.phase.declarations))
-    inspection.end_if_all_decided(run)
+def actions(state, result: dict) -> None:
+    """Every merchant still to load closes a bag of 1 to 5 cards."""
+    for seat in awaited(state):
+        result[seat] = {
+            "must_act": True,
+            "moves": [{"type": "load_bag", "min_cards": 1, "max_cards": checks.MAX_BAG}],
+        }
+
+
+def default_commands(state) -> list:
+    return [default_load(state, m) for m in awaited(state)]
 
 
 def default_load(state, seat: int) -> dict:

@@ -3,20 +3,35 @@ the Sheriff's left with deck draws, then collected into the discard pile.
 1st edition: one turn per merchant with ordered draws from either discard pile
 before the deck, the set-aside cards then placed in a chosen order on one pile."""
 
-from . import checks, loading, phases
-from .config import FIRST_EDITION
-from .errors import EngineError
+from . import checks
+from .refusals import EngineError
 from .table import Run, draw_from_deck, move_cards
 
 DECK = "deck"
 
 
-def start_market(run: Run) -> None:
+def start_market(run: Run) -> bool:
+    """2nd edition: the market begins, every merchant at once."""
+    run.emit("phase_started", phase="market")
+    return True
+
+
+def start_turn(run: Run) -> bool:
+    """1st edition: the first merchant's market turn, or the next one's."""
     state = run.state
-    if state.config.edition == FIRST_EDITION:
-        run.emit("phase_started", phase="market_turn", seat=state.merchants()[0])
+    merchants = state.merchants()
+    if getattr(state.phase, "kind", None) != "market_turn":  # none before round 1
+        seat = merchants[0]
     else:
-        run.emit("phase_started", phase="market")
+        seat = merchants[merchants.index(state.phase.seat) + 1]
+    run.emit("phase_started", phase="market_turn", seat=seat)
+    return True
+
+
+def turns_left(state) -> bool:
+    """1st edition: has a merchant still to take their market turn?"""
+    merchants = state.merchants()
+    return merchants.index(state.phase.seat) + 1 < len(merchants)
 
 
 # --- 2nd edition --------------------------------------------------------------------
@@ -36,7 +51,7 @@ def set_aside(run: Run, command: dict) -> None:
 
     run.emit("set_aside_submitted", seat=seat, cards=cards)
     if all(run.state.phase.pending[m] is not None for m in run.state.merchants()):
-        phases.complete(run)
+        run.phase_complete()
 
 
 def resolve_market(run: Run) -> None:
@@ -49,7 +64,6 @@ def resolve_market(run: Run) -> None:
     # Collected only now, so these cards cannot come back in this market's reshuffles.
     for seat in merchants:
         move_cards(run, run.state.zones[f"aside:{seat}"], f"aside:{seat}", "discard:0", "discard")
-    loading.start_load(run)
 
 
 # --- 1st edition --------------------------------------------------------------------
@@ -111,13 +125,50 @@ def market_turn(run: Run, command: dict) -> None:
         deck_draws=deck_drawn,
         pile=pile if cards else None,
     )
-    phases.complete(run)
+    run.phase_complete()
 
 
-def next_market_turn(run: Run) -> None:
-    merchants = run.state.merchants()
-    position = merchants.index(run.state.phase.seat)
-    if position + 1 < len(merchants):
-        run.emit("phase_started", phase="market_turn", seat=merchants[position + 1])
-    else:
-        loading.start_load(run)
+# --- who is awaited, with what; the missed-move defaults -------------------------------
+
+
+def actions(state, result: dict) -> None:
+    """2nd edition: every merchant who has not chosen yet sets aside up to 5 cards."""
+    for seat in state.merchants():
+        if state.phase.pending[seat] is None:
+            result[seat] = {
+                "must_act": True,
+                "moves": [{"type": "set_aside", "max_cards": checks.MAX_SET_ASIDE}],
+            }
+
+
+def default_commands(state) -> list:
+    """Missed deadline: nothing set aside."""
+    return [
+        {"type": "set_aside", "seat": m, "cards": []}
+        for m in state.merchants()
+        if state.phase.pending[m] is None
+    ]
+
+
+def turn_actions(state, result: dict) -> None:
+    """1st edition: the merchant whose turn it is, with the discard piles' sizes."""
+    phase = state.phase
+    if phase.done:
+        return
+    piles = {
+        f"discard:{p}": len(state.zones[f"discard:{p}"])
+        for p in range(state.config.discard_pile_count)
+    }
+    result[phase.seat] = {
+        "must_act": True,
+        "moves": [
+            {"type": "market_turn", "max_cards": checks.MAX_SET_ASIDE, "discard_piles": piles}
+        ],
+    }
+
+
+def turn_default_commands(state) -> list:
+    """Missed deadline: the turn passes with nothing set aside."""
+    if state.phase.done:
+        return []
+    return [{"type": "market_turn", "seat": state.phase.seat, "cards": []}]

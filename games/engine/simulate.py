@@ -30,8 +30,8 @@ import time
 
 from .cards import BLACK_MARKET_TYPES, CARD_TYPES, LEGAL_TYPES
 from .config import GameConfig
-from .errors import EngineError
 from .events import evolve
+from .flow import actions
 from .game import apply, new_game
 from .inspection import DEPUTIES, call_of, undecided
 from .invariants import (
@@ -41,7 +41,7 @@ from .invariants import (
     check_state,
     check_view,
 )
-from .moves import actions
+from .refusals import EngineError
 from .table import Run, move_cards
 
 MAX_STEPS = 20_000

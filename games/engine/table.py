@@ -18,7 +18,14 @@ class Run:
     def __init__(self, state: State, auto_advance: bool = True):
         self.state = state
         self.events: list[dict] = []
-        self.auto_advance = auto_advance  # see phases.py
+        self.auto_advance = auto_advance  # see flow.py
+        # Set by the rules when the last awaited move of the phase is in; the flow
+        # (flow.py) then moves on, once the command's own events are out.
+        self.completed = False
+
+    def phase_complete(self) -> None:
+        """The current phase waits for nobody any more."""
+        self.completed = True
 
     def emit(self, type: str, **data) -> dict:
         event = {"seq": self.state.seq, "type": type, **data}

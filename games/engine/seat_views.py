@@ -8,7 +8,7 @@ it cannot see, or the seed (until the game ends). ``viewer=None`` is a
 spectator, who sees only what is public.
 """
 
-from . import inspection, moves
+from . import flow, inspection
 from .cards import CARD_TYPES, card
 from .config import FIRST_EDITION
 from .state import BOOTY, OUT, State
@@ -120,7 +120,7 @@ def view_for(state: State, viewer: int | None) -> dict:
         view["scores"] = phase.scores
     if viewer is not None:
         view["me"] = _own_view(state, viewer)
-        view["my_moves"] = moves.actions(state)[viewer]
+        view["my_moves"] = flow.actions(state)[viewer]
     return view
 
 
@@ -186,7 +186,7 @@ def _hand_size(state: State, seat: int, viewer) -> int:
 def _phase_view(state: State) -> dict:
     phase = state.phase
     # "since" names this phase: a page rendered for an older one is stale.
-    view = {"kind": phase.kind, "since": phase.since, "awaiting": moves.awaiting(state)}
+    view = {"kind": phase.kind, "since": phase.since, "awaiting": flow.awaiting(state)}
     if phase.kind == "market_turn":
         view["seat"] = phase.seat
     if phase.kind == "black_market":
@@ -202,7 +202,7 @@ def _terms_view(state: State, terms: dict) -> dict:
 
 
 def _bags_shown_to(state: State, viewer) -> dict:
-    """Honor among thieves: the bags shown to ``viewer`` alone (see inspection.py)."""
+    """Honor among thieves: the bags shown to ``viewer`` alone (see decisions.py)."""
     return {
         int(seat): _faces(state, shown["cards"])
         for seat, shown in state.phase.shown.items()
