@@ -27,10 +27,10 @@ DAILY_PACE = {
 }
 
 
-def new_game(**timing) -> Game:
+def new_game(names=NAMES, **timing) -> Game:
     return services.create_game(
         name="Haggle",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
+        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
         config={"edition": 2},
         seed="c4" * 32,
         timing={**DAILY_PACE, **timing},
@@ -235,14 +235,7 @@ def test_a_confirmation_asked_for_a_bag_that_cannot_be_decided_shows_none(query)
 @pytest.mark.parametrize("timing", [{}, {"deadline_mode": "none"}, {"bargaining_minutes": 0}])
 def test_a_deputies_game_says_the_deputies_decide_in_its_pace_line(timing):
     """Issue 31, 6.5: six players have two Deputies and no Sheriff."""
-    services.create_game(
-        name="Six",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in SIX],
-        config={"edition": 2},
-        seed="c4" * 32,
-        timing={**DAILY_PACE, **timing},
-        now=T0,
-    )
+    new_game(SIX, **timing)
     body = mails()["Ann"].body
     assert "The Sheriff" not in body
     assert "The Deputies" in body
