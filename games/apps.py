@@ -2,8 +2,13 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
 
     def ready(self):
-        from games import checks, tracking  # noqa: F401  (the system checks; the ESP's webhooks)
+        # Modules that register something when imported: the system checks, the ESP's
+        # tracking signal, the admin's pages and the Celery tasks.
+        from games.core import tasks  # noqa: F401
+        from games.mail import settings_checks, tracking  # noqa: F401
+        from games.organizer import admin  # noqa: F401

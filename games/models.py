@@ -1,6 +1,6 @@
 """Games, seats, the append-only event log, submissions and the email outbox.
 
-Game state changes only through ``games.services``; the admin is read-mostly.
+Game state changes only through ``games.core.services``; the admin is read-mostly.
 """
 
 import secrets
@@ -11,9 +11,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import usertext
 from games.engine import GameConfig, State
 from games.fields import JSONTextField
+from games.words import user_text
 
 
 class Game(models.Model):
@@ -121,7 +121,7 @@ class Game(models.Model):
     last_move_seq = models.PositiveIntegerField(default=0, editable=False)
     # Phases in a row that reached their deadline with no player's move; any move resets it.
     idle_phases = models.PositiveSmallIntegerField(default=0, editable=False)
-    # How fast each seat may move (games.pacing): seat index -> [moves left, as counted
+    # How fast each seat may move (games.core.pacing): seat index -> [moves left, as counted
     # at that ISO time]. On the game's row, which a move locks and writes anyway, so
     # pacing costs a move no query of its own.
     move_allowances = models.JSONField(default=dict, editable=False)
@@ -153,8 +153,8 @@ class Game(models.Model):
     @property
     def subject(self) -> str:
         """The game's name as the organizer's alerts begin their subject (a player's
-        emails have their own subjects: games.threads)."""
-        return f"Sheriff of Nottingham: {usertext.isolate(self.name)}"
+        emails have their own subjects: games.mail.threads)."""
+        return f"Sheriff of Nottingham: {user_text.isolate(self.name)}"
 
 
 class Seat(models.Model):
@@ -166,7 +166,7 @@ class Seat(models.Model):
     language = models.CharField(max_length=8, default="en")  # one of settings.LANGUAGES
 
     class Notify(models.TextChoices):
-        """Which emails the player wants (games.notifications.wanted). An email that
+        """Which emails the player wants (games.core.notifications.wanted). An email that
         asks for a move is always sent; the news of one not sent comes with the next."""
 
         EVERY_EVENT = "all", _("Every event")
@@ -185,7 +185,7 @@ class Seat(models.Model):
     # The first event this seat's emails have not told it about yet ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
     missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
-    # Delivery, as the ESP's tracking webhooks report it (games.tracking).
+    # Delivery, as the ESP's tracking webhooks report it (games.mail.tracking).
     last_delivered_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_failure = models.CharField(max_length=300, blank=True, editable=False)
     last_failure_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -285,7 +285,7 @@ class OutboxEmail(models.Model):
 
 
 class RecordOpening(models.Model):
-    """A superuser opened the full record of a game in play (games.records): who,
+    """A superuser opened the full record of a game in play (games.organizer.records): who,
     when and why. Kept for good, and shown on every player's page."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="openings")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import seat_settings, views
+from games.web import seat_settings, views
 
 app_name = "games"
 urlpatterns = [

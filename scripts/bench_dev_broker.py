@@ -2,7 +2,7 @@
 can while another consumes them with aggressive polling. Prints how many
 messages were read whole, how many were half-written (unreadable), and the
 median publish-to-receive latency, for kombu's stock transport and for the
-atomic one of the development stack (games/devbroker.py).
+atomic one of the development stack (games/devtools/dev_broker.py).
 
     .venv/bin/python scripts/bench_dev_broker.py --messages 3000
 """
@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=20000, help="payload bytes")
     args = parser.parse_args()
     spawn = multiprocessing.get_context("spawn")
-    for transport in ("filesystem", "games.devbroker:Transport"):
+    for transport in ("filesystem", "games.devtools.dev_broker:Transport"):
         # Each in a process of its own: kombu keeps per-process transport state.
         case = spawn.Process(target=run, args=(transport, args.messages, args.size))
         case.start()

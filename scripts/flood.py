@@ -50,7 +50,7 @@ def main() -> None:
 
     from django.test import Client
 
-    from games import links, services
+    from games.core import links, services
     from games.models import Game, OutboxEmail, Submission
 
     game = services.create_game(

@@ -79,7 +79,7 @@ SITE_PATHS = frozenset({"play", "static", "anymail", "dev", "healthz"})
 
 
 # Where the organizer's admin is: ADMIN_PATH under the site, on the ADMIN_HOSTS only
-# when set (elsewhere its pages are a 404: games.middleware.AdminHostsMiddleware), and
+# when set (elsewhere its pages are a 404: games.web.middleware.AdminHostsMiddleware), and
 # ADMIN_SITE_URL as the base of the links to it in the organizer's emails (empty:
 # SITE_URL).
 ADMIN_PATH = admin_path(env_str("ADMIN_PATH"))
@@ -101,7 +101,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "games.middleware.AdminHostsMiddleware",
+    "games.web.middleware.AdminHostsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -110,18 +110,18 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
-    "games.middleware.PermissionsPolicyMiddleware",
+    "games.web.middleware.PermissionsPolicyMiddleware",
     # Turns a locked-out login into the lockout page (AXES_ below).
     "axes.middleware.AxesMiddleware",
     # Last, next to the view: a request whose database connection was lost runs again.
-    "games.middleware.DatabaseHiccupMiddleware",
+    "games.web.middleware.DatabaseHiccupMiddleware",
 ]
 
 ROOT_URLCONF = "sheriff_pbem.urls"
-CSRF_FAILURE_VIEW = "games.views.csrf_failure"
+CSRF_FAILURE_VIEW = "games.web.views.csrf_failure"
 WSGI_APPLICATION = "sheriff_pbem.wsgi.application"
 
-# The players' pages and the emails are Jinja (games/jinja.py says why); the admin
+# The players' pages and the emails are Jinja (games/present/jinja_env.py says why); the admin
 # and the development mailbox are Django's templates. STRICT_TEMPLATES (the test
 # suite's setting) makes a page or an email that prints a name its view did not
 # give an error rather than an empty string.
@@ -135,7 +135,7 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates" / "pages", BASE_DIR / "templates" / "emails"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "games.jinja.environment",
+            "environment": "games.present.jinja_env.environment",
             "strict": STRICT_TEMPLATES,
             "context_processors": [
                 "django.contrib.messages.context_processors.messages",
@@ -177,8 +177,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL == "filesystem://":
-    # kombu's file-system transport, writing each message atomically (games/devbroker.py).
-    CELERY_BROKER_TRANSPORT = "games.devbroker:Transport"
+    # kombu's file-system transport, writing each message atomically (games/devtools/dev_broker.py).
+    CELERY_BROKER_TRANSPORT = "games.devtools.dev_broker:Transport"
     _queue = VAR_DIR / "celery-queue"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue),
@@ -210,15 +210,15 @@ DEADLINES_QUEUE = "deadlines"
 # DEADLINES_CONCURRENCY): deadlines that fall together are split into this many tasks,
 # so that every process takes a share at once. Two workers in production
 # (docker/compose.yaml): while one is stuck, the other keeps the deadlines
-# (games/tasks.py, REHAND_LATE_DEADLINE).
+# (games/core/tasks.py, REHAND_LATE_DEADLINE).
 DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
 DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
-    f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    f"games.core.tasks.{name}": {"queue": DEADLINES_QUEUE}
     for name in ("sweep_deadlines", "advance_games", "remind_game", "end_bargaining")
 }
-# The file-system broker is polled five times a second (games/devbroker.py): the dev
+# The file-system broker is polled five times a second (games/devtools/dev_broker.py): the dev
 # beat sweeps a little less often than the production one.
 DEADLINE_SWEEP_SECONDS = 0.5 if CELERY_BROKER_URL != "filesystem://" else 1.0
 # A sweep not started within seconds is dropped (expires): while the workers are down
@@ -243,7 +243,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # --- email: the dev mailbox by default; any ESP through django-anymail -------------------
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "games.devmail.DevMailboxBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+    "games.mail.dev_backend.DevMailboxBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Sheriff of Nottingham <sheriff@localhost>")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -260,24 +262,24 @@ ANYMAIL = {
 DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
 # The ESPs whose tracking webhooks (/anymail/<esp>/tracking/) are answered, besides the
 # one of an anymail EMAIL_BACKEND: e.g. "mailgun" when sending through its SMTP relay.
-# Each needs ANYMAIL_WEBHOOK_SECRET and the ESP's signing key (games/webhooks.py).
+# Each needs ANYMAIL_WEBHOOK_SECRET and the ESP's signing key (games/mail/webhooks.py).
 TRACKING_ESPS = env_list("TRACKING_ESPS")
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)
 # Deal a game from the organizer's typed seed alone, without the server's random bytes
-# (games.services.mixed_seed): reproducible games, for tests and debugging only.
+# (games.core.services.mixed_seed): reproducible games, for tests and debugging only.
 FIXED_SEEDS = env_bool("FIXED_SEEDS", False)
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 8)
 # The first retry after a failed send (then doubling, up to an hour), and how long a
-# row may stay "sending" before it counts as left by a dead worker (games/outbox.py).
+# row may stay "sending" before it counts as left by a dead worker (games/mail/outbox.py).
 # Shortened only by fault drills (manage.py chaos), so that they end in minutes.
 OUTBOX_FIRST_RETRY_SECONDS = env_int("OUTBOX_FIRST_RETRY_SECONDS", 30)
 OUTBOX_SENDING_GRACE_SECONDS = env_int("OUTBOX_SENDING_GRACE_SECONDS", 120)
 
 # --- flooding ------------------------------------------------------------------------
 # A seat may make MOVES_BURST moves at once, then one per MOVES_REFILL_SECONDS
-# (games/pacing.py). The tests raise the burst: they play whole games in a second.
+# (games/core/pacing.py). The tests raise the burst: they play whole games in a second.
 MOVES_BURST = env_int("MOVES_BURST", 12)
 MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
 # Offer and demand emails wait for this quiet time after the latest offer concerning
@@ -285,7 +287,7 @@ MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
 OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
-# --- health: /healthz/backlog and manage.py health (games/health.py) ------------------
+# --- health: /healthz/backlog and manage.py health (games/core/health.py) ------------------
 # Past any of these, the report says what is wrong and the endpoint answers 503
 # (Compose's health check of `web` asks it); the outbox sweep logs a warning, at most
 # every 5 minutes, while mail is past its threshold.
@@ -336,7 +338,7 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 # Every page loads its styles, scripts and images from this site only. The pages have
 # no inline script or style (the admin's and dev mailbox's CSS are static files); the
 # dev mailbox's preview of an email's HTML, made of inline styles, widens the policy
-# for that one view (games/devmail_urls.py). Under DEBUG django-csp leaves Django's own
+# for that one view (games/mail/dev_mailbox.py). Under DEBUG django-csp leaves Django's own
 # error pages alone, which need their inline styles and scripts.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -350,7 +352,7 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
-# Powerful browser features none of the pages uses (games/middleware.py). Only
+# Powerful browser features none of the pages uses (games/web/middleware.py). Only
 # features every current browser knows: an unknown one is a console error in Chromium.
 PERMISSIONS_POLICY = (
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
@@ -370,7 +372,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "games.views.locked_out"
+AXES_LOCKOUT_CALLABLE = "games.web.views.locked_out"
 AXES_CLIENT_IP_CALLABLE = "sheriff_pbem.security.client_ip"
 # The failures are counted in the database; no table of every successful login, and no
 # banner in the output of every command and worker at start.

@@ -7,7 +7,7 @@ from django.urls import include, path
 from django.views.decorators.cache import never_cache
 from django.views.generic import RedirectView
 
-from games import health
+from games.core import health
 
 
 def healthz(request):
@@ -20,7 +20,7 @@ def healthz(request):
 
 @never_cache
 def healthz_backlog(request):
-    """Is the service keeping up (games/health.py)? 200, or 503 past a threshold;
+    """Is the service keeping up (games/core/health.py)? 200, or 503 past a threshold;
     ages and counts only, so it may answer anyone."""
     found = health.report()
     response = JsonResponse(found, status=200 if found["ok"] else 503)
@@ -32,12 +32,12 @@ urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("healthz/backlog", healthz_backlog, name="healthz-backlog"),
-    # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.tracking).
-    path("anymail/", include("games.webhooks")),  # only ours, once secured
+    # The ESP's tracking webhooks: /anymail/<esp>/tracking/ (games.mail.tracking).
+    path("anymail/", include("games.mail.webhooks")),  # only ours, once secured
     # Browsers ask for /favicon.ico on every site, the admin's pages included.
     path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
     path("", include("games.urls")),
 ]
 
 if settings.DEV_MAILBOX:
-    urlpatterns.append(path("dev/mail/", include("games.devmail_urls")))
+    urlpatterns.append(path("dev/mail/", include("games.mail.dev_mailbox")))

@@ -36,7 +36,7 @@ def organizer(client):
 def pages_tell_the_test_client_their_context():
     """The test client reads ``response.context`` from Django's ``template_rendered``
     signal, which the test environment sends for Django's templates only; the
-    pages and emails (Jinja, games/jinja.py) send it here too."""
+    pages and emails (Jinja, games/present/jinja_env.py) send it here too."""
     from django.template.backends import jinja2 as backend
     from django.test.signals import template_rendered
 

@@ -1,8 +1,8 @@
 """Helpers for the seat page tests: start a game, open a seat's
 page, read its forms as a browser would, and post one."""
 
-from games import links, services
-from games.formreader import Form, FormReader, forms_of  # noqa: F401 (for the tests)
+from games.core import links, services
+from games.devtools.form_reader import Form, FormReader, forms_of  # noqa: F401 (for the tests)
 from games.models import Game, Seat
 
 NAMES = ("Ann", "Ben", "Cid", "Dee")

@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 
 from django.core import mail
 
-from games import outbox
+from games.mail import outbox
 from games.models import OutboxEmail
 from tests.fixtures_pages import forms_of
 

@@ -9,9 +9,10 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games import engine, services
+from games import engine
+from games.core import services
 from games.models import GameEvent, OutboxEmail
-from games.narrate import Narrator
+from games.words.narrate import Narrator
 from tests.fixtures_pages import path_of
 from tests.mailplay import deliver_pending, html_of
 from tests.test_deadline_service import PLAYERS, T0, TIMING, fresh

@@ -16,8 +16,9 @@ from django.test import Client
 from django.utils import translation
 from fixtures_pages import decide_buttons, form_for, path_of, post_form, start_game
 
-from games import emails, markup
-from games.links import settings_url
+from games.core.links import settings_url
+from games.mail import emails
+from games.present import markup
 
 ROOT = Path(settings.BASE_DIR)
 SITE_CSS = ROOT / "games" / "static" / "games" / "site.css"
@@ -153,7 +154,7 @@ def test_a_refused_move_is_an_alert(client):
 
 @pytest.mark.django_db
 def test_each_decision_button_names_its_merchant(client):
-    from games import services
+    from games.core import services
 
     game = start_game()
     for _ in range(2):  # the market's and the loading's defaults
@@ -173,7 +174,7 @@ def test_each_decision_button_names_its_merchant(client):
 
 @pytest.mark.django_db
 def test_each_accept_button_names_whose_offer_it_is(client):
-    from games import services
+    from games.core import services
 
     game = start_game()
     for _ in range(2):

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import links
+from games.core import links
 from games.models import Game
 from tests.test_deploy_settings import load
 

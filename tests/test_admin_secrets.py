@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 
-from games import links, services
+from games.core import links, services
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 from tests.mailplay import deliver_pending
 from tests.test_organizer_admin import advance, fresh, load, new_game, settings_form

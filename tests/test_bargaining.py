@@ -9,7 +9,8 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import decide_buttons, form_for, forms_of, messages_of, path_of, post_form
 
-from games import emails, services, tasks
+from games.core import services, tasks
+from games.mail import emails
 from games.models import Game, GameEvent
 from tests.mailplay import mails_by_name as mails
 from tests.mailplay import preheader

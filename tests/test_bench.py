@@ -9,8 +9,8 @@ from django.db import connection
 from django.test import Client, override_settings
 from fixtures_pages import fresh, path_of, start_game
 
-from games.bench import http, inprocess, scale, stack
-from games.formreader import forms_of
+from games.devtools.bench import http, inprocess, scale, stack
+from games.devtools.form_reader import forms_of
 from games.management.commands.bench_moves import cpu_a_move, machine_ratio, view_free_ratio
 from games.models import Game
 
@@ -31,7 +31,7 @@ def test_the_benchmark_players_finish_a_game_through_the_pages():
     assert samples.max_queries("email") <= 9, samples.max_queries("email")
 
 
-@override_settings(ROOT_URLCONF="games.bench.urls")
+@override_settings(ROOT_URLCONF="games.devtools.bench.urls")
 def test_the_minimal_view_locks_updates_and_redirects_behind_csrf():
     game = start_game()
     path = path_of(game.seats.get(index=1)).replace("/play/", "/bench/minimal/")
@@ -57,8 +57,8 @@ def test_copied_live_games_are_whole_and_removed_with_the_rest():
 
 
 def test_the_http_clients_read_the_same_forms_from_a_page():
-    from games.bench.http import forms_only
-    from games.bench.player import next_step
+    from games.devtools.bench.http import forms_only
+    from games.devtools.bench.player import next_step
 
     game = start_game()
     page = Client().get(path_of(game.seats.get(index=1))).content.decode()

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.core import services
 from games.models import Game, Seat
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
@@ -42,7 +42,7 @@ def site(live_server, settings):
     """The live server as the dev stack runs it: links to itself, the dev mailbox
     as every inbox, and each move's emails sent as soon as it commits."""
     settings.SITE_URL = live_server.url
-    settings.EMAIL_BACKEND = "games.devmail.DevMailboxBackend"
+    settings.EMAIL_BACKEND = "games.mail.dev_backend.DevMailboxBackend"
     eager = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
     celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
     yield live_server.url
@@ -565,7 +565,7 @@ def test_the_home_page_and_the_dev_mailbox_fit_a_phone(phone):
 
 
 def test_a_seat_that_floods_is_capped_then_slowed_and_the_whole_log_pages(phone, settings):
-    from games import links
+    from games.core import links
     from games.engine.inspection import MAX_OFFER_MOVES
 
     game = new_game(["Ann", "Ben", "Cid", "Dee"], edition=2)
@@ -619,7 +619,7 @@ def test_a_seat_that_floods_is_capped_then_slowed_and_the_whole_log_pages(phone,
 
 
 def test_the_organizer_who_plays_sees_no_secret_until_opening_the_record(chromium, site):
-    from games import links
+    from games.core import links
 
     game = new_game(["Ann", "Ben", "Cid"], edition=2)
     state = game.engine_state()
@@ -649,7 +649,7 @@ def test_every_kind_of_email_passes_the_audit_in_light_and_dark(phone):
     """The emails no game of this suite sends (the organizer's alerts, a replaced
     player's), with a seat's, audited as a phone's mail app shows them, in light and
     dark mode; a screenshot of each in dark mode."""
-    from games import emails
+    from games.mail import emails
     from tests.browser import SCREENSHOTS, axe_report, axe_violations
 
     game = new_game(["Ann", "Ben", "Cid"], edition=2)

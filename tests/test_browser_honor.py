@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games import services
+from games.core import services
 from games.models import Game
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Phone, require_browser

@@ -1,4 +1,4 @@
-"""The hand-written writes of a move (games.bulk): what the ORM would write, on
+"""The hand-written writes of a move (games.core.bulk): what the ORM would write, on
 SQLite and on PostgreSQL alike."""
 
 import pytest
@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from fixtures_pages import start_game
 
-from games import bulk
+from games.core import bulk
 from games.models import Game, GameEvent, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ import random
 import pytest
 from django.http import QueryDict
 
-from games import engine, forms
+from games import engine
 from games.engine.simulate import RandomPlayers
 from games.management.commands.chaos import form_fields
+from games.web import forms
 from tests.builders import start
 
 
@@ -75,14 +76,14 @@ def test_the_drills_forms_read_back_as_the_commands_it_meant():
 
 @pytest.mark.django_db
 def test_the_flaky_esp_logs_what_it_took_and_loses_answers_as_told(tmp_path, monkeypatch, settings):
-    from games import outbox
+    from games.mail import outbox
     from games.models import OutboxEmail
     from tests.test_deadline_service import new_game
 
     log = tmp_path / "mail.jsonl"
     monkeypatch.setenv("FLAKY_MAIL_LOG", str(log))
     monkeypatch.setenv("FLAKY_MAIL_LOSE", "1")
-    settings.EMAIL_BACKEND = "games.flakymail.EmailBackend"
+    settings.EMAIL_BACKEND = "games.devtools.flaky_esp.EmailBackend"
     game = new_game()
     email = OutboxEmail.objects.filter(game=game).first()
     assert outbox.deliver(email.pk) == "failed"  # taken, but the answer was lost
@@ -120,7 +121,7 @@ def test_each_way_the_flaky_esp_loses_an_answer_leaves_the_email_in_doubt(
     the outbox counts every one of them as a possible duplicate."""
     from django.core import mail
 
-    from games import outbox
+    from games.mail import outbox
     from games.models import OutboxEmail
     from tests.test_deadline_service import new_game
 
@@ -128,7 +129,7 @@ def test_each_way_the_flaky_esp_loses_an_answer_leaves_the_email_in_doubt(
     monkeypatch.setenv("FLAKY_MAIL_LOG", str(log))
     monkeypatch.setenv("FLAKY_MAIL_LOSE", "1")
     monkeypatch.setenv("FLAKY_MAIL_LOSE_KINDS", kind)
-    settings.EMAIL_BACKEND = "games.flakymail.EmailBackend"
+    settings.EMAIL_BACKEND = "games.devtools.flaky_esp.EmailBackend"
     email = OutboxEmail.objects.filter(game=new_game()).first()
     assert outbox.deliver(email.pk) == "failed"
     email.refresh_from_db()

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games.core import services
 from games.engine import replay
 from games.models import Game, GameEvent, Submission
 

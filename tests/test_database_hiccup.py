@@ -10,8 +10,8 @@ import pytest
 from django.db import OperationalError, connection
 from fixtures_pages import form_for, fresh, path_of, post_form, start_game
 
-from games import middleware, views
 from games.models import Submission
+from games.web import middleware, views
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ import pytest
 from builders import rig
 from django.core import mail
 
-from games import bulk, deadlines, engine, links, services, tasks
+from games import engine
+from games.core import bulk, deadlines, links, services, tasks
 from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
@@ -252,7 +253,7 @@ class Sweeps:
             mock.patch.object(tasks.end_bargaining, "delay", side_effect=self.bargaining.append),
         ):
             for instant in instants:
-                with mock.patch("games.tasks.timezone.now", return_value=instant):
+                with mock.patch("games.core.tasks.timezone.now", return_value=instant):
                     tasks.sweep_deadlines()
 
 

@@ -1,11 +1,11 @@
-"""games.deadlines: pure deadline arithmetic (no database, no clock)."""
+"""games.core.deadlines: pure deadline arithmetic (no database, no clock)."""
 
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from games.deadlines import (
+from games.core.deadlines import (
     MAX_EXTENSION,
     PHASE_KINDS,
     DeadlinePolicy,

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from fixtures_pages import form_for, forms_of, fresh, messages_of, path_of, post_form
 
-from games import services
+from games.core import services
 from games.models import Game, Seat
 from tests.mailplay import mails_by_name as mails
 

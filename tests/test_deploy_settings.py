@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core import mail
 
-from games.devmail import DevMailboxBackend
+from games.mail.dev_backend import DevMailboxBackend
 from games.models import DevMail
 from sheriff_pbem.security import DEV_SECRET_KEY, secret_key_problem
 

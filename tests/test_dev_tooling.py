@@ -79,7 +79,7 @@ def test_the_file_system_broker_does_not_warn_about_a_hostname(tmp_path, caplog)
         "control_folder": str(tmp_path / "control"),
     }
     broker = Connection(
-        "filesystem://", transport="games.devbroker:Transport", transport_options=options
+        "filesystem://", transport="games.devtools.dev_broker:Transport", transport_options=options
     )
     with caplog.at_level(logging.WARNING, logger="kombu"):
         with broker, broker.SimpleQueue("q") as queue:

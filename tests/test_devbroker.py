@@ -9,7 +9,7 @@ from queue import Empty
 from kombu import Connection
 from kombu.transport import filesystem
 
-from games import devbroker
+from games.devtools import dev_broker as devbroker
 
 
 def connection(folder, transport):
@@ -54,7 +54,9 @@ def read_while_writing(tmp_path, transport, module, monkeypatch) -> list:
 
 
 def test_a_reader_never_sees_half_a_message(tmp_path, monkeypatch):
-    seen = read_while_writing(tmp_path, "games.devbroker:Transport", devbroker, monkeypatch)
+    seen = read_while_writing(
+        tmp_path, "games.devtools.dev_broker:Transport", devbroker, monkeypatch
+    )
     assert seen == ["nothing", {"task": "hello"}]
     assert not list(tmp_path.glob("*.part"))  # nothing left behind
 

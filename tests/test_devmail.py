@@ -9,8 +9,8 @@ import pytest
 from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 
-from games import services
-from games.devmail import DevMailboxBackend
+from games.core import services
+from games.mail.dev_backend import DevMailboxBackend
 from games.models import DevMail, Game
 from tests.mailplay import deliver_pending
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def devmail(settings):
-    settings.EMAIL_BACKEND = "games.devmail.DevMailboxBackend"
+    settings.EMAIL_BACKEND = "games.mail.dev_backend.DevMailboxBackend"
 
 
 def new_game(name: str, names=("Ann", "Ben", "Cid")) -> Game:

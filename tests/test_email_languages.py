@@ -9,8 +9,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone, translation
 
-from games import emails, i18n
+from games.mail import emails
 from games.models import Seat
+from games.words import i18n
 from tests.fixtures_pages import start_game
 
 pytestmark = pytest.mark.django_db

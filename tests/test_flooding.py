@@ -8,9 +8,12 @@ from unittest import mock
 import pytest
 from fixtures_pages import fresh, messages_of, path_of, start_game
 
-from games import engine, outbox, presenters, services
+from games import engine
+from games.core import services
 from games.engine.inspection import MAX_OFFER_MOVES, OFFER_LIMIT
+from games.mail import outbox
 from games.models import OutboxEmail, Submission
+from games.present import presenters
 from tests import builders
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games import services, tasks
+from games.core import services, tasks
 from games.models import Game
 
 PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
@@ -58,7 +58,7 @@ class HandOuts:
             mock.patch.object(
                 tasks.advance_games, "apply_async", side_effect=lambda a, eta: self.ahead.append(a)
             ),
-            mock.patch("games.tasks.timezone.now", return_value=instant),
+            mock.patch("games.core.tasks.timezone.now", return_value=instant),
         ):
             tasks.sweep_deadlines()
 

@@ -1,4 +1,4 @@
-"""A game's full record (games.records): hidden while the game runs, open once it
+"""A game's full record (games.organizer.records): hidden while the game runs, open once it
 is over, and opened before that only by a superuser, for a reason, in a POST that
 is recorded, logged and told to every player."""
 
@@ -13,8 +13,10 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from games import links, presenters, records, services
+from games.core import links, services
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, Submission
+from games.organizer import records
+from games.present import presenters
 from tests.mailplay import deliver_pending
 from tests.test_organizer_admin import advance, finish, fresh, load, new_game
 
@@ -180,7 +182,7 @@ def test_without_the_csrf_token_nothing_is_opened(game):
 def test_opening_is_recorded_logged_and_opens_the_record_to_that_superuser_only(
     superuser, staff, game, caplog
 ):
-    with caplog.at_level(logging.INFO, logger="games.records"):
+    with caplog.at_level(logging.INFO, logger="games.organizer.records"):
         response = superuser.post(open_url(game), {"reason": f"  {REASON} "})
     assert response.status_code == 302
     assert response["Location"] == reverse("admin:games_game_change", args=[game.pk])
@@ -193,7 +195,7 @@ def test_opening_is_recorded_logged_and_opens_the_record_to_that_superuser_only(
     assert REASON in entry.get_change_message()
     history = text(superuser, reverse("admin:games_game_history", args=[game.pk]))
     assert REASON in history
-    logged = [r.getMessage() for r in caplog.records if r.name == "games.records"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "games.organizer.records"]
     assert len(logged) == 1 and f"game {game.pk}" in logged[0] and "org" in logged[0]
     seed = fresh(game).state["seed"]
     assert seed not in logged[0] and seed not in entry.change_message

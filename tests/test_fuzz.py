@@ -20,11 +20,11 @@ from fixtures_pages import decide_buttons, form_for, forms_of, fresh, path_of, s
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games.core import services
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES
 from games.models import Game, GameEvent, Submission
-from games.text import unfit_for_a_name
+from games.words.typed_text import unfit_for_a_name
 from tests.builders import rig
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ FAST = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-# Every field games/forms.py reads.
+# Every field games/web/forms.py reads.
 READ = [
     "move",
     "version",

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games import health, links, outbox, services, tasks
+from games.core import health, links, services, tasks
+from games.mail import outbox
 from games.models import Game, OutboxEmail
 
 pytestmark = pytest.mark.django_db
@@ -205,10 +206,10 @@ def test_the_sweep_says_once_in_a_while_that_mail_is_backed_up(caplog, settings)
     new_game()
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     said = health.BackedUpMail(every=300)
-    with caplog.at_level(logging.WARNING, logger="games.health"):
+    with caplog.at_level(logging.WARNING, logger="games.core.health"):
         assert said.check() is True
         assert said.check() is False  # not again within five minutes
-        with mock.patch("games.health.time.monotonic", return_value=said.said_at + 301):
+        with mock.patch("games.core.health.time.monotonic", return_value=said.said_at + 301):
             assert said.check() is True
     lines = [r.getMessage() for r in caplog.records if "backed up" in r.getMessage()]
     assert len(lines) == 2
@@ -225,7 +226,7 @@ def test_sweep_outbox_checks_for_backed_up_mail(caplog, settings):
     with (
         mock.patch.object(tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
         mock.patch.object(outbox, "deliver"),
-        caplog.at_level(logging.WARNING, logger="games.health"),
+        caplog.at_level(logging.WARNING, logger="games.core.health"),
     ):
         tasks.sweep_outbox()
     assert any("mail is backed up" in r.getMessage() for r in caplog.records)
@@ -243,7 +244,7 @@ def test_a_sweep_stops_taking_emails_well_before_the_visibility_timeout():
 
     with (
         mock.patch.object(tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
-        mock.patch("games.tasks.time.monotonic", side_effect=lambda: clock["now"]),
+        mock.patch("games.core.tasks.time.monotonic", side_effect=lambda: clock["now"]),
         mock.patch.object(outbox, "deliver", side_effect=slow_send) as deliver,
         mock.patch.object(tasks.BACKED_UP_MAIL, "check"),
     ):

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from fixtures_pages import fresh, path_of
 
-from games import services
+from games.core import services
 from games.models import Game
 from tests.builders import rig
 from tests.mailplay import mails_by_name as mails
@@ -110,7 +110,7 @@ def test_six_players_the_deputies_of_the_deal_read_the_cards_and_the_others_read
     from django.utils import translation
 
     from games.engine import apply, project_event
-    from games.narrate import Narrator
+    from games.words.narrate import Narrator
     from tests.builders import start, terms, to_inspection, with_deputies
 
     six = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]
@@ -134,9 +134,13 @@ def test_six_players_the_deputies_of_the_deal_read_the_cards_and_the_others_read
             "You show Ann and Ben the cards of your bag, proof that the goods you promised in "
             "deal #1 are not there: 1 Cheese, 1 Pepper."
         )
-        assert line(3) == line(None) == (
-            "Cid shows Ann and Ben the cards of their bag, proof that the goods promised in "
-            "deal #1 are not there."
+        assert (
+            line(3)
+            == line(None)
+            == (
+                "Cid shows Ann and Ben the cards of their bag, proof that the goods promised in "
+                "deal #1 are not there."
+            )
         )
     with translation.override("es"):
         assert line(3).startswith("Cid enseña a Ann y Ben las cartas de su Saco")

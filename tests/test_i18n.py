@@ -16,8 +16,9 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from games import emails, goodsnames, i18n
+from games.mail import emails
 from games.models import Game, Seat
+from games.words import goods_names, i18n
 from tests.mailplay import seat_link
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
@@ -83,10 +84,10 @@ def test_the_spanish_catalogue_is_complete():
 
 
 def test_goods_names_are_the_card_tables():
-    assert goodsnames.english_matches_the_card_table()
+    assert goods_names.english_matches_the_card_table()
     with translation.override("es"):
-        assert goodsnames.counted(2, "chicken") == "2 Gallinas"
-        assert goodsnames.label("mead") == "Aguamiel"
+        assert goods_names.counted(2, "chicken") == "2 Gallinas"
+        assert goods_names.label("mead") == "Aguamiel"
 
 
 def test_a_seat_reads_its_own_language_or_the_default():
@@ -120,7 +121,7 @@ def check_every_email_and_page(game: Game) -> None:
 
 
 def seat_link_of(seat: Seat) -> str:
-    from games import links
+    from games.core import links
 
     return links.seat_path(seat)
 

@@ -1,4 +1,4 @@
-"""The pages' and emails' words (games.jinja.words) print what Jinja's own
+"""The pages' and emails' words (games.present.jinja_env.words) print what Jinja's own
 newstyle gettext functions print, in every language, escaped or not, although
 each word is kept and the language read once a render."""
 
@@ -12,7 +12,7 @@ from jinja2.ext import (
     _make_new_pgettext,
 )
 
-from games.jinja import environment
+from games.present.jinja_env import environment
 
 SOURCES = [
     '{{ _("Round %(round)s is over", round=r) }}',

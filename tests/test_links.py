@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import links, services
+from games.core import links, services
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

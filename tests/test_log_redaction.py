@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 from gunicorn.config import Config
 
-from games import links, services
+from games.core import links, services
 from sheriff_pbem.celery import redact_seat_tokens
 from sheriff_pbem.gunicorn_logging import RedactingLogger
 from sheriff_pbem.security import RedactSeatTokens, redact

@@ -11,10 +11,10 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.links import settings_url
+from games.core import services
+from games.core.links import settings_url
 from games.models import Game, Seat
-from games.text import look_alike, skeleton
+from games.words.typed_text import look_alike, skeleton
 
 pytestmark = pytest.mark.django_db
 

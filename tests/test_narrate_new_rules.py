@@ -17,7 +17,7 @@ from builders import rig, start, to_inspection, with_deputies
 from games.engine import CARD_TYPES, GameConfig, apply, new_game, project_event
 from games.engine.refusals import EngineError
 from games.engine.simulate import RandomPlayers
-from games.narrate import Narrator, outcome_lines, terms_parts
+from games.words.narrate import Narrator, outcome_lines, terms_parts
 
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]
 ANN, BEN, CID, DEE, EVE, FAY = range(6)

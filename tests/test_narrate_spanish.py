@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.engine import GameConfig, project_event
-from games.narrate import (
+from games.words.narrate import (
     Narrator,
     cards,
     deal_parties,

@@ -5,8 +5,9 @@ import pytest
 from django.utils import translation
 from fixtures_pages import fresh, start_game
 
-from games import presenters, usertext
 from games.models import Game, GameEvent
+from games.present import presenters
+from games.words import user_text
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +18,7 @@ def _lines(game, seat, names=None, kept=True, known_as=None):
     events = list(
         GameEvent.objects.filter(game=game).order_by("-seq").values_list("data", flat=True)
     )
-    names = usertext.names(names or [s.name for s in game.seats.order_by("index")])
+    names = user_text.names(names or [s.name for s in game.seats.order_by("index")])
     lines, _more = presenters.log_lines(
         state, events, names, seat, None, game=(known_as or game) if kept else None
     )

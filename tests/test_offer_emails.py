@@ -8,7 +8,8 @@ from unittest import mock
 import pytest
 from fixtures_pages import fresh, start_game
 
-from games import outbox, services
+from games.core import services
+from games.mail import outbox
 from games.models import OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 

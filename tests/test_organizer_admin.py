@@ -15,7 +15,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import services
+from games.core import services
 from games.engine.invariants import hidden_perturbation
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 from tests.mailplay import deliver_pending

@@ -12,7 +12,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import links, services
+from games.core import links, services
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 

@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games import services
+from games.core import services
 from games.engine import CARD_TYPES
 from games.models import Game, OutboxEmail
 from tests.fixtures_pages import form_for, fresh, messages_of, path_of, post_form

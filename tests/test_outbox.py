@@ -13,7 +13,8 @@ from anymail.exceptions import AnymailAPIError, AnymailInvalidAddress, AnymailRe
 from django.core import mail
 from django.utils import timezone
 
-from games import outbox, services, tasks
+from games.core import services, tasks
+from games.mail import outbox
 from games.models import Game, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db

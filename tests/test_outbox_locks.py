@@ -14,7 +14,8 @@ from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection
 
-from games import notifications, outbox, services
+from games.core import notifications, services
+from games.mail import outbox
 from games.models import OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 

@@ -1,5 +1,5 @@
 """The pages and the emails are Jinja templates (templates/pages/,
-templates/emails/, games/jinja.py): they read a presenter's dicts as Django's
+templates/emails/, games/jinja_env.py): they read a presenter's dicts as Django's
 templates did, every word on them is in the catalogue, and ``makemessages`` finds
 those words where Django's own would not."""
 
@@ -11,8 +11,8 @@ from django.conf import settings
 from django.template import engines
 from jinja2 import UndefinedError
 
-from games import jinja
 from games.management.commands.makemessages import as_python_calls, is_jinja
+from games.present import jinja_env
 
 PAGES = Path(settings.BASE_DIR) / "templates" / "pages"
 EMAILS = Path(settings.BASE_DIR) / "templates" / "emails"
@@ -22,7 +22,7 @@ CATALOGUE = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.
 def page_words() -> set:
     """(context, msgid, plural) of every word the pages and emails translate."""
     words = set()
-    env = jinja.environment()
+    env = jinja_env.environment()
     for template in [*PAGES.glob("*.html"), *EMAILS.glob("*.*")]:
         for _line, function, message in env.extract_translations(template.read_text()):
             strings = message if isinstance(message, tuple) else (message,)
@@ -89,5 +89,5 @@ def test_under_the_suites_strict_setting_a_missing_name_may_be_tested_but_not_pr
 
 
 def test_the_sites_setting_reads_a_missing_name_as_nothing_as_django_did():
-    env = jinja.environment(strict=False)
+    env = jinja_env.environment(strict=False)
     assert env.from_string("[{{ moves.load_bag.hand }}]").render(moves={}) == "[]"

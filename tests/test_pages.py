@@ -19,10 +19,11 @@ from fixtures_pages import (
     start_game,
 )
 
-from games import services, views
+from games.core import services
 from games.engine import CARD_TYPES
-from games.forms import FormError, parse_move, sent_back
 from games.models import Game, Submission
+from games.web import views
+from games.web.forms import FormError, parse_move, sent_back
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,12 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from games import errors, forms, presenters
 from games.engine import inspection
 from games.models import Seat
-from games.narrate import Narrator, listed
+from games.present import presenters
+from games.web import forms
+from games.words import refusal_messages
+from games.words.narrate import Narrator, listed
 from tests.fixtures_pages import path_of, start_game
 
 ENGINE = Path(settings.BASE_DIR) / "games" / "engine"
@@ -50,11 +52,11 @@ def test_every_engine_message_a_player_may_read_is_listed():
         if code in ORGANIZER_ONLY or str(getattr(message, "pattern", message)).startswith(
             SITE_ONLY
         ):
-            assert errors.meaning(code) != errors.REFUSED
+            assert refusal_messages.meaning(code) != refusal_messages.REFUSED
         elif isinstance(message, str):  # read back by the table's patterns
-            assert any(p.fullmatch(message) for _, p in errors.PATTERNS[code]), message
+            assert any(p.fullmatch(message) for _, p in refusal_messages.PATTERNS[code]), message
         else:  # the table has a message of that shape
-            samples = [sample(t) for t in errors.MESSAGES[code]]
+            samples = [sample(t) for t in refusal_messages.MESSAGES[code]]
             assert any(message.fullmatch(s) for s in samples), (code, message)
 
 
@@ -65,10 +67,10 @@ def sample(template: str) -> str:
 def test_every_code_has_a_general_meaning():
     section = read("docs/engine.md").split("## 7. Error codes")[1].split("## 8.")[0]
     documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
-    for code in documented | set(errors.MESSAGES):
-        assert errors.meaning(code) != errors.REFUSED, code
-    assert errors.meaning("bag_size") == errors.MESSAGES["bag_size"][0]
-    assert errors.meaning("no_such_code") == errors.REFUSED
+    for code in documented | set(refusal_messages.MESSAGES):
+        assert refusal_messages.meaning(code) != refusal_messages.REFUSED, code
+    assert refusal_messages.meaning("bag_size") == refusal_messages.MESSAGES["bag_size"][0]
+    assert refusal_messages.meaning("no_such_code") == refusal_messages.REFUSED
 
 
 def read(path: str) -> str:
@@ -77,14 +79,16 @@ def read(path: str) -> str:
 
 def test_in_english_the_engine_says_it_in_its_own_words():
     with translation.override("en"):
-        for code, templates in errors.MESSAGES.items():
+        for code, templates in refusal_messages.MESSAGES.items():
             for template in templates:
                 text = sample(template)
-                assert errors.message(code, text) == text
-        assert errors.message("stale_revision", inspection_stale(4)) == inspection_stale(4)
+                assert refusal_messages.message(code, text) == text
+        assert refusal_messages.message("stale_revision", inspection_stale(4)) == inspection_stale(
+            4
+        )
         # A message the table does not know yet: the engine's own words, not a general one.
-        assert errors.message("bag_size", "A new message.") == "A new message."
-        assert errors.message("no_such_code", "Something else.") == "Something else."
+        assert refusal_messages.message("bag_size", "A new message.") == "A new message."
+        assert refusal_messages.message("no_such_code", "Something else.") == "Something else."
 
 
 def inspection_stale(revision: int) -> str:
@@ -94,8 +98,8 @@ def inspection_stale(revision: int) -> str:
 
 
 def test_a_message_s_values_are_read_back_into_the_translation():
-    template = errors.MESSAGES["stale_revision"][0]
-    found = errors.PATTERNS["stale_revision"][0][1].fullmatch(inspection_stale(12))
+    template = refusal_messages.MESSAGES["stale_revision"][0]
+    found = refusal_messages.PATTERNS["stale_revision"][0][1].fullmatch(inspection_stale(12))
     assert found and found.groupdict() == {"revision": "12"}
     assert template % found.groupdict() == inspection_stale(12)
 

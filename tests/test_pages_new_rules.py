@@ -13,7 +13,7 @@ from fixtures_pages import (
     post_form,
 )
 
-from games import services
+from games.core import services
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game

@@ -13,9 +13,10 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games import emails, services
+from games.core import services
 from games.engine import CARD_TYPES, awaiting, project_log
 from games.engine.invariants import hidden_perturbation
+from games.mail import emails
 from games.models import Game, GameEvent
 from tests.mailplay import deliver_pending, forms_in, html_of, inbox, seat_link
 

@@ -13,9 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from fixtures_pages import form_for, fresh, path_of, start_game
 
-from games.bench import inprocess
-from games.bench.inprocess import round_trips, statements
-from games.bench.player import next_step
+from games.devtools.bench import inprocess
+from games.devtools.bench.inprocess import round_trips, statements
+from games.devtools.bench.player import next_step
 from games.models import Submission
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from games import services
+from games.core import services
+from games.core.tasks import advance_games, sweep_deadlines
 from games.models import Game, GameEvent, OutboxEmail
-from games.tasks import advance_games, sweep_deadlines
 from sheriff_pbem.celery import app
 
 pytestmark = [

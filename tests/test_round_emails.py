@@ -5,7 +5,7 @@ preheader that says what each email is or asks."""
 import pytest
 from django.core import mail
 
-from games import services
+from games.core import services
 from games.models import Game
 from tests.fixtures_pages import path_of
 from tests.mailplay import deliver_pending, html_of, mails_by_name, preheader

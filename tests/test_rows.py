@@ -1,4 +1,4 @@
-"""The hand-written reads (games.rows) give what the ORM gives, field for field,
+"""The hand-written reads (games.core.rows) give what the ORM gives, field for field,
 on SQLite and on PostgreSQL (the suite runs on both)."""
 
 import datetime
@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from fixtures_pages import start_game
 
-from games import rows
+from games.core import rows
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from builders import do_events, start, to_load_phase
 from django.test import Client
 from fixtures_pages import path_of, start_game
 
-from games import services
+from games.core import services
 from games.engine import project_event, view_for
 from games.models import Game
 

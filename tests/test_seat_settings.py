@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from fixtures_pages import start_game
 
-from games import notifications
+from games.core import notifications
+from games.core.links import settings_url, unsubscribe_url
 from games.engine import actions
-from games.links import settings_url, unsubscribe_url
 from games.models import Seat
 
 pytestmark = pytest.mark.django_db
@@ -193,7 +193,8 @@ def test_the_plain_text_says_every_word_the_html_shows(game):
     import html as markup
     import re
 
-    from games import emails, i18n
+    from games.mail import emails
+    from games.words import i18n
     from tests.test_i18n import KINDS
 
     preview = r'<div style="display:none[^>]*>.*?</div>'

@@ -5,8 +5,9 @@ import hashlib
 import pytest
 from django.core import mail
 
-from games import outbox, services
+from games.core import services
 from games.engine import EngineError, view_for
+from games.mail import outbox
 from games.models import Game, GameEvent, OutboxEmail, Submission
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """Time away: a player marks days away in their own zone; when a deadline falls
 while the phase waits for them, the game waits (the phase starts again when they
 are back), up to the game's cap, or the missed-move defaults apply, as the
-organizer chose. The arithmetic (games/deadlines.py) across zones and DST."""
+organizer chose. The arithmetic (games/core/deadlines.py) across zones and DST."""
 
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import fresh, path_of
 
-from games import deadlines, services
-from games.links import settings_url
+from games.core import deadlines, services
+from games.core.links import settings_url
 from games.models import Game, Seat
 
 T0 = datetime(2026, 3, 27, 9, 0, tzinfo=UTC)  # a Friday; Europe's clocks change on Sunday 29
@@ -152,7 +152,7 @@ def test_a_player_marks_time_away_in_the_settings_and_the_table_is_told():
 def test_the_table_is_told_of_an_absence_in_each_readers_language():
     from django.utils import translation
 
-    from games.presenters import away_notes
+    from games.present.presenters import away_notes
 
     ben = Seat(index=1, away_from=date(2030, 1, 2), away_until=date(2030, 1, 5))
     today = date(2029, 12, 30)

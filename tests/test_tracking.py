@@ -14,7 +14,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games import outbox, services, tracking
+from games.core import services
+from games.mail import outbox, tracking
 from games.models import DeliveryEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 

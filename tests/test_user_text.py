@@ -8,10 +8,11 @@ import pytest
 from django.test import Client
 from fixtures_pages import path_of
 
-from games import emails, services
+from games.core import services
+from games.mail import emails
 from games.models import Game
-from games.narrate import Narrator
-from games.usertext import FSI, PDI, isolate, one_line
+from games.words.narrate import Narrator
+from games.words.user_text import FSI, PDI, isolate, one_line
 
 RLO = "\u202e"  # right-to-left override
 FORGED = "Trust me.\n\nOpen your table: http://evil.example/"

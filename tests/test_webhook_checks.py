@@ -4,7 +4,7 @@ of .ci/run) there is nothing to secure and nothing is answered."""
 
 import pytest
 
-from games import checks, webhooks
+from games.mail import settings_checks, webhooks
 from tests.test_deploy_settings import PRODUCTION, run
 
 SECRET = "hook:s3cret"
@@ -15,7 +15,7 @@ def errors_with(settings, backend, anymail=None, esps=()):
     settings.EMAIL_BACKEND = backend
     settings.ANYMAIL = anymail or {}
     settings.TRACKING_ESPS = list(esps)
-    return [(e.id, e.msg) for e in checks.tracking_webhooks_are_secured(None)]
+    return [(e.id, e.msg) for e in settings_checks.tracking_webhooks_are_secured(None)]
 
 
 def test_an_esp_backend_without_the_webhook_secret_is_an_error(settings):
@@ -48,7 +48,7 @@ def test_debug_is_not_held_to_it(settings):
     settings.DEBUG = True
     settings.EMAIL_BACKEND = "anymail.backends.postmark.EmailBackend"
     settings.ANYMAIL = {}
-    assert checks.tracking_webhooks_are_secured(None) == []
+    assert settings_checks.tracking_webhooks_are_secured(None) == []
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,7 @@ def test_debug_is_not_held_to_it(settings):
         ("anymail.backends.amazon_ses.EmailBackend", "amazon_ses"),
         ("anymail.backends.test.EmailBackend", None),
         ("django.core.mail.backends.smtp.EmailBackend", None),
-        ("games.flakymail.EmailBackend", None),
+        ("games.devtools.flaky_esp.EmailBackend", None),
     ],
 )
 def test_the_esp_of_a_backend(backend, esp):

@@ -10,10 +10,12 @@ from django.core import mail
 from django.test import Client
 from fixtures_pages import form_for, fresh, path_of, post_form, start_game
 
-from games import emails, presenters, services
+from games.core import services
 from games.engine import CARD_TYPES, project_log
+from games.mail import emails
 from games.models import Game, GameEvent
-from games.narrate import Narrator, goods
+from games.present import presenters
+from games.words.narrate import Narrator, goods
 from tests.mailplay import deliver_pending, html_of
 
 pytestmark = pytest.mark.django_db

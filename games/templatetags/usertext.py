@@ -4,7 +4,7 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
-from games.usertext import FSI, PDI, isolate, one_line
+from games.words.user_text import FSI, PDI, isolate, one_line
 
 register = template.Library()
 

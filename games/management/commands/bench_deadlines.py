@@ -43,9 +43,9 @@ from django.db import connection
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from games import notifications, services
+from games.core import notifications, services
+from games.core.tasks import send_emails
 from games.models import Game, GameEvent, OutboxEmail, Seat
-from games.tasks import send_emails
 
 BENCH_EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 POLL_SECONDS = 0.2

@@ -3,7 +3,7 @@ the same stack, and the in-process cost of each request. See docs/operations.md,
 
     python manage.py bench_moves [--games 200] [--players 5] [--seconds 60] ...
 
-It runs with production settings of its own (games.bench.settings, DEBUG off) on
+It runs with production settings of its own (games.devtools.bench.settings, DEBUG off) on
 the configured database and broker, and removes the games it made at its end."""
 
 import cProfile
@@ -17,8 +17,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
-from games import links
-from games.bench import http, inprocess, scale, stack
+from games.core import links
+from games.devtools.bench import http, inprocess, scale, stack
 from games.management.commands.bench_deadlines import percentile
 
 

@@ -5,7 +5,7 @@ Starts gunicorn, the two Celery workers (emails, deadlines) and beat on the
 configured PostgreSQL and Redis, with an ESP that refuses a share of the
 messages and loses the answer to another share after taking them: a timeout, a
 gateway's 504, a broken TLS connection or an unexpected exception, as
---lose-kinds says (games/flakymail.py, which logs every message it took).
+--lose-kinds says (games/flaky_esp.py, which logs every message it took).
 Creates N games whose phases get a deadline a few seconds after they start (the
 drill moves each new deadline in; the organizer's settings allow no less than a
 minute), and plays them with random legal moves through the seat pages (GET the
@@ -53,7 +53,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import engine, flakymail, links, services
+from games import engine
+from games.core import links, services
+from games.devtools import flaky_esp
 from games.engine.invariants import check_state
 from games.engine.simulate import RandomPlayers
 from games.management.commands.bench_deadlines import percentile
@@ -80,7 +82,7 @@ def children(pid: int) -> list:
 
 
 def form_fields(command: dict, version: int) -> dict:
-    """The seat page's form fields that make ``command`` (see games/forms.py)."""
+    """The seat page's form fields that make ``command`` (see games/web/forms.py)."""
     kind = command["type"]
     fields = {"move": kind, "version": str(version), "key": uuid.uuid4().hex}
     if kind in ("set_aside", "load_bag", "market_turn"):
@@ -180,8 +182,8 @@ class Command(BaseCommand):
         parser.add_argument("--lose", type=float, default=0.05, help="share of answers lost")
         parser.add_argument(
             "--lose-kinds",
-            default=",".join(flakymail.LOSE_KINDS),
-            help=f"how answers are lost, of {', '.join(flakymail.LOSE_KINDS)}",
+            default=",".join(flaky_esp.LOSE_KINDS),
+            help=f"how answers are lost, of {', '.join(flaky_esp.LOSE_KINDS)}",
         )
         parser.add_argument("--players-threads", type=int, default=4)
         parser.add_argument("--port", type=int, default=8765)
@@ -199,7 +201,7 @@ class Command(BaseCommand):
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "sheriff_pbem.settings",
-            "EMAIL_BACKEND": "games.flakymail.EmailBackend",
+            "EMAIL_BACKEND": "games.devtools.flaky_esp.EmailBackend",
             "FLAKY_MAIL_LOG": str(tmp / "mail.jsonl"),
             "FLAKY_MAIL_FAIL": str(options["fail"]),
             "FLAKY_MAIL_LOSE": str(options["lose"]),
@@ -444,8 +446,8 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"unknown faults: {', '.join(sorted(unknown))}")
         kinds = {k.strip() for k in options["lose_kinds"].split(",") if k.strip()}
-        if not kinds or kinds - set(flakymail.LOSE_KINDS):
-            raise CommandError(f"--lose-kinds: choose among {', '.join(flakymail.LOSE_KINDS)}")
+        if not kinds or kinds - set(flaky_esp.LOSE_KINDS):
+            raise CommandError(f"--lose-kinds: choose among {', '.join(flaky_esp.LOSE_KINDS)}")
         rnd = random.Random(options["seed"])
         tmp = Path(tempfile.mkdtemp(prefix="chaos-"))
         self.prefix = f"drill-{uuid.uuid4().hex[:6]}-"

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import deadlines, links, services
+from games.core import deadlines, links, services
 from games.engine import EngineError
 from games.engine.cards import BLACK_MARKET_VALUES
 

@@ -9,7 +9,7 @@ starts a fresh one at once."""
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games import links, services
+from games.core import links, services
 from games.models import Game
 
 DEMO_NAME = "Demo game"

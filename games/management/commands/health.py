@@ -1,11 +1,11 @@
-"""Is the service keeping up? The report of /healthz/backlog (games/health.py) on
+"""Is the service keeping up? The report of /healthz/backlog (games/core/health.py) on
 the command line, for an operator or a cron job: exits 1 past a threshold."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import health
+from games.core import health
 
 
 def _seconds(value) -> str:

@@ -1,6 +1,6 @@
 """``makemessages``, reading the pages and emails too: Django's command reads
 templates in Django's language, and these are Jinja (templates/pages/,
-templates/emails/, games/jinja.py).
+templates/emails/, games/jinja_env.py).
 
 A template's words are taken out by Jinja's own parser (``{% trans %}`` blocks,
 ``_()``, ``pgettext()``...) and handed to xgettext as the same calls in Python, each
@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.management.commands import makemessages
 from django.template import engines
 
-from games import jinja
+from games.present import jinja_env
 
 
 class JinjaAwareFile(makemessages.BuildFile):
@@ -35,7 +35,7 @@ def as_python_calls(source: str) -> str:
     """The template's translatable words as gettext calls, one line of Python for each
     line of the template."""
     lines = [""] * (source.count("\n") + 1)
-    for lineno, function, message in jinja.environment().extract_translations(source):
+    for lineno, function, message in jinja_env.environment().extract_translations(source):
         strings = message if isinstance(message, tuple) else (message,)
         # A count (None here) is any name to xgettext.
         arguments = [repr(s) for s in strings if s is not None] + ["n"] * (None in strings)

@@ -1,8 +1,0 @@
-"""The site's settings for the benchmark's servers: its minimal view mounted,
-and the per-seat move allowance (games.pacing) out of the way, since the
-benchmark's players move as fast as they can; the allowance is still counted."""
-
-from sheriff_pbem.settings import *  # noqa: F403
-
-ROOT_URLCONF = "games.bench.urls"
-MOVES_BURST = 10**9

@@ -1,0 +1,377 @@
+"""Which emails a move makes owed, recorded in the outbox in the move's own
+transaction. One email per seat per move at most, keyed by seat and cause so
+that no cause ever yields two emails.
+
+Causes, most important first: the game ended (everyone gets the reveal and the
+score sheet); the game began (everyone: the table, the pace, what comes next); a
+round ended (everyone: how each bag went, who paid whom, the new Sheriff); a new
+phase began (every seat with a move to make); the bargaining is over (the
+Sheriff); a deal was struck on your offer; an offer or demand was made to you
+or about your bag. Offer emails are gathered: each waits for a quiet time after
+the latest offer concerning its reader and tells every offer since, so a seat
+has at most one waiting (see ``_gather_offers``).
+
+Besides: the organizer's notices (pause, resume, extension, cancellation) to
+every player; a game that paused itself because nobody moved, to every player
+and the organizer; and, rendered at once since they are not a seat's view, the
+organizer's alerts and the farewell to a player who was replaced.
+"""
+
+import hashlib
+import logging
+from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.core import bulk
+from games.engine import actions
+from games.engine.black_market import may_still_claim
+from games.engine.inspection import (
+    acceptors,
+    is_demand,
+    to_decide,
+    undecided,
+    waiting_to_speak,
+)
+from games.mail import emails
+from games.models import Game, OutboxEmail, Seat
+
+GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
+DEMAND_DEAL = "demand_deal"  # the Sheriff's (a Deputy's) demand was accepted
+DECIDE = "decide"  # the Sheriff: bargaining is over, every bag can be decided
+START, ROUND_OVER = "start", "round_over"
+REMINDER, WELCOME, RESEND = "reminder", "welcome", "resend"
+DIGEST = "digest"  # a player's daily summary, at the hour they chose
+REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
+PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
+UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
+NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
+DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
+PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
+
+log = logging.getLogger(__name__)
+
+
+def owed(state, events: list) -> dict:
+    """seat index -> (kind, cause) for the emails this batch of events makes owed."""
+    wanted: dict[int, list] = {}
+
+    def add(seat: int, kind: str, cause: str) -> None:
+        wanted.setdefault(seat, []).append((kind, cause))
+
+    types = [e["type"] for e in events]
+    ended = [e["round"] for e in events if e["type"] == "round_ended"]
+    if "game_ended" in types:
+        for seat in range(state.players):
+            add(seat, GAME_OVER, "end")
+    elif "game_started" in types:  # everyone, the Sheriff included, hears at once
+        for seat in range(state.players):
+            add(seat, START, "start")
+    elif ended:  # everyone learns how the round went (and, if so, that it is their move)
+        for seat in range(state.players):
+            add(seat, ROUND_OVER, f"round{ended[-1]}")
+    elif "phase_started" in types:
+        started = max(e["seq"] for e in events if e["type"] == "phase_started")
+        for seat, options in actions(state).items():
+            if options["moves"]:
+                add(seat, YOUR_MOVE, f"phase{started}")
+    if state.config.black_market and not state.is_over() and state.phase.kind == "inspection":
+        # A bag is through while the inspection goes on: its merchant, if the Black
+        # Market step would wait for them, is asked now (claim, or "no claim"), so
+        # that their answer is in, or on its way, by the last bag.
+        for event in events:
+            through = event["type"] in ("bag_passed", "bag_inspected")
+            if through and may_still_claim(state, event["seat"]):
+                add(event["seat"], YOUR_MOVE, f"claim{event['seq']}")
+    if _bargaining_just_over(state, types):
+        for inspector in state.inspectors():  # the Sheriff, or each Deputy with calls left
+            if to_decide(state, inspector):
+                add(inspector, DECIDE, f"decide{state.phase.since}")
+    offers = getattr(state.phase, "offers", {})
+    for event in events:
+        if event["type"] in ("offer_made", "offer_revised"):
+            offer_id = event["offer"]["id"] if event["type"] == "offer_made" else event["offer"]
+            offer = offers.get(str(offer_id))
+            if offer is None or offer["status"] != "open":
+                continue
+            # Those who must accept it (both Deputies of a joint offer), and the bags' owners.
+            concerned = {*acceptors(state, offer)} | {a["bag"] for a in offer["terms"]["sheriff"]}
+            answer_now = set(acceptors(state, offer)) if is_demand(offer) else set()
+            for seat in concerned - {offer["proposer"]}:
+                # Gathered with the offers after it (_gather_offers): one per move at
+                # most; a demand, which its merchant may accept only while the bag is
+                # undecided, is not put off (its cause says so).
+                cause = DEMAND_CAUSE if seat in answer_now else "offers"
+                add(seat, OFFER, f"{cause}{event['seq']}")
+        elif event["type"] == "deal_made" and str(event["offer"]) in offers:
+            offer = offers[str(event["offer"])]
+            kind = DEMAND_DEAL if offer["proposer"] != offer["payer"] else DEAL
+            add(offer["proposer"], kind, f"deal{event['offer']}")
+    return {
+        seat: min(causes, key=lambda kc: PRIORITY.index(kc[0])) for seat, causes in wanted.items()
+    }
+
+
+def _bargaining_just_over(state, types: list) -> bool:
+    """The last merchant waited for said "no offer", or the bargaining time ran out.
+    (Offers are emailed to the Sheriff anyway.) At most once a phase: the seats
+    waited for only ever become fewer, and these events need one still waiting."""
+    if state.is_over() or state.phase.kind != "inspection":
+        return False
+    if not {"no_offer_said", "bargaining_ended"} & set(types) or "phase_started" in types:
+        return False
+    return bool(undecided(state)) and not waiting_to_speak(state)
+
+
+def record(game: Game, state, events: list, seats: list | None = None) -> list:
+    """Write the owed emails to the outbox (call inside the move's transaction);
+    they are sent after commit. Most moves owe none: then no query at all.
+    ``seats``: the game's seats, if read already (a move reads them with its
+    seat, before the lock: an email's address and body are written from the
+    seat as it is when the email is sent, so only the reader's choice of emails
+    is as read then, as if a change of it had come a moment later)."""
+    if not owed(state, events):
+        return []
+    return record_many([(game, list(game.seats.all()) if seats is None else seats, state, events)])
+
+
+def record_many(moves: list) -> list:
+    """``record`` for several games at once: ``moves`` holds (game, seats, state,
+    events); three queries whatever their number (plus two per offer email)."""
+    wanted = emails_owed(moves)
+    offers = [email for email in wanted if email.kind == OFFER]
+    return save_owed([email for email in wanted if email.kind != OFFER]) + _gather_offers(offers)
+
+
+def _gather_offers(wanted: list) -> list:
+    """Offer emails wait for a quiet time, and a reader has one waiting at most.
+
+    A seat already owed an offer email that is still waiting gets none more: that
+    one is put off to a quiet time after this offer (never past the longest wait
+    from its creation), and when it goes it tells every offer since the reader's
+    last email (it is rendered when sent). So a seat making and withdrawing offers
+    in a loop sends its counterpart one email, not one each. The put-off is a
+    compare-and-set on a row nobody has started sending; the outbox sweep sends
+    it when due; one due but not yet taken by a sender still tells this offer.
+    (A sender that took it first holds its row: the put-off then finds it sending,
+    and this offer gets an email of its own.)
+
+    A demand is not put off: its merchant may accept it only until the bag is
+    decided, which may be at once. Its email, or the one waiting, goes now (the
+    seat's own pace of moves bounds a loop of demands)."""
+    quiet = timedelta(seconds=settings.OFFER_EMAIL_QUIET_SECONDS)
+    if not wanted or not quiet:
+        return save_owed(wanted)
+    now = timezone.now()
+    longest = timedelta(seconds=settings.OFFER_EMAIL_MAX_WAIT_SECONDS)
+    new, urgent, hurried = [], [], []
+    for email in wanted:
+        demand = email.key.rpartition(":")[2].startswith(DEMAND_CAUSE)
+        waiting = OutboxEmail.objects.filter(
+            game=email.game,
+            seat=email.seat,
+            kind=OFFER,
+            status=OutboxEmail.Status.PENDING,
+            attempts=0,  # (a retry is rendered afresh anyway)
+        )
+        found = waiting.values_list("pk", "created_at").first()
+        if found is not None:
+            pk, created = found
+            later = now if demand else min(now + quiet, created + longest)
+            unstarted = OutboxEmail.objects.filter(
+                pk=pk, status=OutboxEmail.Status.PENDING, attempts=0
+            )
+            if unstarted.update(next_attempt_at=later):
+                hurried += [pk] if demand else []
+                continue
+        if demand:
+            email.next_attempt_at = now  # due now: its task sends it, else the sweep
+            urgent.append(email)
+            continue
+        email.next_attempt_at = now + quiet
+        new.append(email)
+    if hurried:
+        transaction.on_commit(lambda: _send_after_commit(hurried))
+    # No task for the others: the outbox sweep sends each when its quiet time is over.
+    return save_owed(urgent) + bulk.insert_new(new, "key")
+
+
+def emails_owed(moves: list) -> list:
+    """The emails ``record_many(moves)`` owes, as unsaved rows (no query), less
+    those their readers chose not to get (``wanted``)."""
+    rows = []
+    for game, seats, state, events in moves:
+        by_index = {seat.index: seat for seat in seats}
+        for index, (kind, cause) in sorted(owed(state, events).items()):
+            if wanted(by_index[index], kind, state):
+                rows.append(_owed_email(game, by_index[index], kind, cause))
+    return rows
+
+
+# The emails each notification setting sends besides those that ask for a move
+# (a new phase with a move to make, every bag decidable, a reminder, an offer or a
+# demand the reader must answer), which are always sent. The news of an email not
+# sent is told in the reader's next one, which tells everything since the last.
+SENT_FOR = {
+    Seat.Notify.EVERY_EVENT: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL, OFFER},
+    Seat.Notify.TURN_AND_RESULTS: {GAME_OVER, START, ROUND_OVER, DEAL, DEMAND_DEAL},
+    Seat.Notify.TURN_ONLY: {GAME_OVER, START},
+}
+
+
+def wanted(seat: Seat, kind: str, state) -> bool:
+    """Does the seat get this email, by its notification setting?"""
+    if kind in (YOUR_MOVE, DECIDE, REMINDER) or kind in SENT_FOR.get(seat.notify, {kind}):
+        return True
+    if kind == OFFER:  # always, when an open offer awaits the reader's answer
+        return seat.index in _to_answer(state)
+    if kind == ROUND_OVER:  # the round's end doubles as the email of a new move
+        return actions(state)[seat.index]["must_act"] if not state.is_over() else True
+    return False
+
+
+def _to_answer(state) -> set:
+    """Seats an open offer waits for: they must accept it (or let it lapse)."""
+    offers = getattr(state.phase, "offers", {}) if state.phase is not None else {}
+    return {
+        seat
+        for offer in offers.values()
+        if offer["status"] == "open"
+        for seat in acceptors(state, offer)
+        if seat not in offer.get("accepted", [])
+    }
+
+
+def record_reminders(game: Game, state, awaited: list) -> list:
+    """One reminder per seat and phase, to the seats that still owe a move."""
+    seats = game.seats.filter(index__in=awaited)
+    return _record_all([(game, s, REMINDER, f"remind{state.phase.since}") for s in seats])
+
+
+def record_digests(now) -> list:
+    """The daily summaries due now: each seat that asked for one at this hour of
+    its own zone (or later that day, should the beat have been down at the hour),
+    has not had today's and has news since its last email."""
+    wanted_now = []
+    seats = Seat.objects.filter(
+        digest_hour__isnull=False, game__status=Game.Status.ACTIVE, undeliverable_at__isnull=True
+    ).select_related("game")
+    for seat in seats:
+        local = now.astimezone(_zone(seat.timezone))
+        if local.hour < seat.digest_hour or seat.last_digest_on == local.date():
+            continue
+        Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
+        if seat.game.events.filter(seq__gte=seat.notified_seq).exists():
+            wanted_now.append((seat.game, seat, DIGEST, f"digest{local.date():%Y%m%d}"))
+    return _record_all(wanted_now)
+
+
+def _zone(name: str):
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def record_welcome(game: Game, seat: Seat, state) -> list:
+    """The current email, for a player who has just taken over a seat."""
+    return _record_all([(game, seat, WELCOME, f"welcome{seat.link_version}")])
+
+
+def record_resend(game: Game, seat: Seat) -> list:
+    """The seat's current email again, at the organizer's request."""
+    return _record_all([(game, seat, RESEND, f"resend{game.version}")])
+
+
+def record_notice(game: Game, kind: str, cause: str) -> list:
+    """The organizer paused, resumed, extended or cancelled: every player is told."""
+    return _record_all([(game, seat, kind, cause) for seat in game.seats.all()])
+
+
+def record_miss_alert(game: Game, seat: Seat) -> list:
+    """Tell the organizer a seat keeps missing its deadlines (once per streak)."""
+    key = f"g{game.pk}:alert:s{seat.index}:v{game.version}"
+    return _record_rendered(game, key, emails.render_miss_alert(game, seat, key))
+
+
+def record_replaced(game: Game, seat: Seat) -> list:
+    """Tell the player leaving a seat (``seat`` still holds their name and address)
+    that the organizer gave it to someone else."""
+    key = f"g{game.pk}:replaced:s{seat.index}:v{seat.link_version}"
+    return _record_rendered(game, key, emails.render_replaced(game, seat, key), REPLACED)
+
+
+def record_paused_itself(stopped: list) -> list:
+    """Games that paused themselves because nobody moved: every player is told
+    (this email stands for the new phase's), the organizer too, with how to
+    resume. ``stopped`` holds (game, seats). Rare, so the organizer's emails
+    may cost a query or two each."""
+    told = _record_all(
+        [
+            (game, seat, PAUSED_ITSELF, f"paused{game.version}")
+            for game, seats in stopped
+            for seat in seats
+        ]
+    )
+    for game, _ in stopped:
+        if game.organizer_email:
+            key = f"g{game.pk}:idle:v{game.version}"
+            told += _record_rendered(game, key, emails.render_idle_alert(game, key), IDLE_ALERT)
+    return told
+
+
+def record_undeliverable_alert(game: Game, seat: Seat, problem: str) -> list:
+    """Tell the organizer a seat's address takes no more mail (once per address)."""
+    if not game.organizer_email:
+        return []
+    digest = hashlib.sha256(seat.email.lower().encode()).hexdigest()[:16]
+    key = f"g{game.pk}:undeliverable:s{seat.index}:{digest}"
+    message = emails.render_undeliverable_alert(game, seat, problem, key)
+    return _record_rendered(game, key, message, UNDELIVERABLE_ALERT)
+
+
+def _record_rendered(game: Game, key: str, message: dict, kind: str = "") -> list:
+    """Owe an email to an address that is not a seat's current one (the organizer,
+    a replaced player): rendered now, as the outbox sends a row with no seat as
+    it stands. The key makes a cause yield one email at most."""
+    if OutboxEmail.objects.filter(key=key).exists():
+        return []
+    email = OutboxEmail.objects.create(game=game, seat=None, key=key, kind=kind, **message)
+    transaction.on_commit(lambda: _send_after_commit([email.pk]))
+    return [email]
+
+
+def _owed_email(game: Game, seat: Seat, kind: str, cause: str) -> OutboxEmail:
+    key = f"g{game.pk}:s{seat.index}:{cause}"
+    return OutboxEmail(
+        game=game, seat=seat, key=key, kind=kind, to=seat.email, subject=game.subject
+    )
+
+
+def _record_all(wanted: list) -> list:
+    """Owe the emails (game, seat, kind, cause)."""
+    return save_owed([_owed_email(*owed) for owed in wanted])
+
+
+def save_owed(emails: list) -> list:
+    """Write owed emails (unsaved rows) to the outbox: rows only, rendered when
+    sent (outbox.deliver), so that a move or a deadline commits quickly. A cause
+    that has its email already gets no second one. Returns the rows written."""
+    created = bulk.insert_new(list({email.key: email for email in emails}.values()), "key")
+    if created:
+        ids = [email.pk for email in created]
+        transaction.on_commit(lambda: _send_after_commit(ids))
+    return created
+
+
+def _send_after_commit(ids: list) -> None:
+    """One task for the emails of one move: fewer broker round trips than one each."""
+    from games.core.tasks import send_emails
+
+    try:
+        send_emails.delay(ids)
+    except Exception:  # broker down: the outbox sweep sends them later
+        log.warning("could not enqueue emails %s; the sweep will send them", ids, exc_info=True)

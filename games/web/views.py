@@ -1,0 +1,358 @@
+"""The player's page, reached from the signed link in every email.
+
+GET shows the seat's page and never changes anything (mail scanners open
+every link). POST performs one move, then redirects back (Post/Redirect/Get)
+with a message; a refused move instead shows the page again at once, its form
+filled in as it was sent, so nothing the player ticked or typed is lost. The
+page is built only from the seat's engine view and its projected log.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
+from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from games import engine
+from games.core import links, rows, services
+from games.models import GameEvent
+from games.present import presenters
+from games.web.forms import FormError, parse_move, sent_back
+from games.words import i18n, narrate, user_text
+from games.words.typed_text import whole_number
+
+log = logging.getLogger(__name__)
+
+OFFER_MOVES = {"make_offer", "revise_offer", "withdraw_offer"}
+# Moves whose consequences are told right away in the success message.
+DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
+DONE = {
+    "set_aside": gettext_lazy("Your market choice is recorded."),
+    "market_turn": gettext_lazy("Your market turn is done."),
+    "load_bag": gettext_lazy("Your bag is closed and your declaration recorded."),
+    "make_offer": gettext_lazy("Your offer is on the table."),
+    "revise_offer": gettext_lazy("Your offer is revised."),
+    "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
+    "accept_offer": gettext_lazy("Deal! The offer is accepted."),
+    "refuse_offer": gettext_lazy("You refused it; the table sees that you did."),
+    "pass_bag": gettext_lazy("The bag passes."),
+    "inspect_bag": gettext_lazy("The bag is inspected."),
+    "say_no_offer": gettext_lazy(
+        "The Sheriff now knows you have no offer: your bag can be decided."
+    ),
+    "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
+    "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
+    "set_black_market_standing": gettext_lazy("Your standing answer is recorded."),
+}
+# Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
+DONE_WITH_DEPUTIES = {
+    "pass_bag": gettext_lazy("Your call is recorded: let the bag pass."),
+    "inspect_bag": gettext_lazy("Your call is recorded: inspect the bag."),
+    "say_no_offer": gettext_lazy(
+        "The Deputies now know you have no offer: your bag can be called."
+    ),
+}
+# The Sheriff or a Deputy makes demands, not offers.
+DONE_AS_INSPECTOR = {
+    "make_offer": gettext_lazy("Your demand is on the table."),
+    "revise_offer": gettext_lazy("Your demand is revised."),
+    "withdraw_offer": gettext_lazy("Your demand is withdrawn."),
+}
+# A move whose events say it did something else than the usual.
+DONE_BY_EVENT = {
+    "offer_agreed": gettext_lazy(
+        "You accepted this revision; the deal is made once every party has."
+    ),
+    "black_market_submitted": gettext_lazy(
+        "Your Black Market choice is sealed; it is carried out with the others' once "
+        "every choice is in."
+    ),
+}
+
+
+def _private(response):
+    """The page's address is a secret: keep it out of caches and indexes. (Out of
+    other sites' Referer headers too: SECURE_REFERRER_POLICY in the settings.)"""
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@require_http_methods(["GET", "HEAD"])
+def home(request):
+    """What the site is and how a player reaches their game. No login and no list
+    of games: a player's way in is the link in their own emails."""
+    return in_language(request, "home.html")
+
+
+def browser_language(request) -> str:
+    """A page with no seat behind it (the home page, a refused link or form) reads
+    in the browser's language, if the site speaks it (settings.LANGUAGES)."""
+    language = translation.get_language_from_request(request)
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def in_language(request, template: str, context=None, status=200, language=None):
+    """A page rendered in ``language`` (default: the browser's), which caches keep
+    apart by the browser's language."""
+    with translation.override(language or browser_language(request)):
+        response = render(request, template, context, status=status, using="jinja")
+    patch_vary_headers(response, ["Accept-Language"])
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def seat_page(request, token: str):
+    try:
+        if request.method == "POST":
+            seat, seats = links.resolve_at_table(token)
+        else:
+            seat, table = _seat_and_table(request, token)
+    except links.LinkError as error:
+        context = {"title": error.title, "message": error.message}
+        return _private(in_language(request, "link_error.html", context, error.status))
+    with i18n.as_seat(seat):
+        if request.method == "POST":
+            return _private(_move(request, seat, seats))
+        return _private(_show(request, seat, table=table))
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a page shows besides the seat, read with it: the game's seats, and
+    the newest batch of its log (none for the whole log, read from the start)."""
+
+    seats: list
+    newest_events: list | None
+
+
+def _seat_and_table(request, token: str) -> tuple:
+    """A GET's seat (or LinkError) and its Table, in one round trip where the
+    database allows it (rows.seat_page)."""
+    link = links.read(token)
+    whole = _whole_log(request)
+    seat, seats, events = rows.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
+    return links.honoured(seat, link.version), Table(seats, None if whole else events)
+
+
+def _whole_log(request) -> bool:
+    """The page shows the whole log from the start (``?log=all``)."""
+    return request.GET.get("log") == "all"
+
+
+def _move(request, seat, seats: list):
+    """``seats``: the game's seats in seat order, read with ``seat`` (for the
+    emails the move owes and its success message)."""
+    try:
+        move = parse_move(request.POST)
+    except FormError as error:
+        return _refused(request, seat, error.message)
+    # Namespaced per seat, so two seats' keys can never meet.
+    key = f"{seat.pk}.{move.key}"
+    try:
+        outcome = services.submit(seat, move.command, version=move.version, key=key, seats=seats)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect(request.path)
+    if outcome.code == "stale_page":  # a page from an older phase: show the current table
+        messages.error(request, outcome.message)
+        return redirect(request.path)
+    if outcome.code == "too_fast":
+        response = _refused(request, seat, outcome.message)
+        response.status_code = 429
+        response["Retry-After"] = str(outcome.retry_after)
+        return response
+    if not outcome.accepted:
+        return _refused(request, seat, outcome.message)
+    messages.success(request, _done(seat, move.command["type"], outcome, seats))
+    return redirect(request.path)
+
+
+def _done(seat, kind: str, outcome, seats: list) -> str:
+    """The success message of a move, and for a decision what it did."""
+    state = outcome.before if outcome.before is not None else seat.game.engine_state()
+    done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
+    if kind in OFFER_MOVES and state.is_inspector(seat.index):
+        done = DONE_AS_INSPECTOR[kind]
+    done = str(done)
+    if outcome.repeated:
+        return _("That form was already sent; it counted once.") + " " + done
+    if kind not in DECISIONS | {"claim_black_market"}:
+        return done
+    projected = _projected(seat, state, outcome)
+    said = [str(DONE_BY_EVENT[e["type"]]) for e in projected if e["type"] in DONE_BY_EVENT]
+    if said:
+        return said[0]
+    if kind not in DECISIONS:
+        return done
+    names = user_text.names(s.name for s in seats)
+    return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
+
+
+def _refused(request, seat, message: str):
+    """The page again, with the refused form as the player filled it in."""
+    messages.error(request, message)
+    return _show(request, seat, sent=sent_back(request.POST))
+
+
+def _projected(seat, state, outcome) -> list:
+    """The move's events, as this seat may know them (e.g. who was lying, who paid)."""
+    return engine.project_log(state, list(outcome.events), seat.index)
+
+
+def _show(request, seat, sent: dict | None = None, table: Table | None = None):
+    game = seat.game
+    state = game.engine_state()
+    view = engine.view_for(state, seat.index)
+    seats = table.seats if table else rows.seats_of(game)  # in seat order
+    names = user_text.names(s.name for s in seats)
+    log_all = _whole_log(request)
+    if log_all:  # the whole log from the start, a page at a time
+        lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
+        more = False
+    else:
+        events = _events(game, newest_first=True, first=table and table.newest_events)
+        lines, more = presenters.log_lines(
+            state, events, names, seat.index, presenters.LOG_LINES, game=game
+        )
+        log_next = None
+    context = presenters.seat_page(
+        view,
+        names,
+        game_name=game.name,
+        log=lines,
+        log_all=log_all,
+        log_more=more,
+        log_next=log_next,
+        deadline=presenters.deadline(game.phase_deadline, seat.timezone),
+        halted=presenters.halted(game, seat.timezone),
+        halted_title=presenters.halted_title(game),
+        bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
+        confirm=request.GET,
+        sent=sent,
+        openings=presenters.record_openings(
+            game.openings.all() if seat.record_opened else [], seat.timezone
+        ),
+        away=presenters.away_notes(seats, timezone.localdate()),
+    )
+    return render(request, "seat.html", context, using="jinja")
+
+
+def _log_page(game, state, names: list, seat: int, after: str | None):
+    """The page of the whole log after the event ``after`` (a seq; anything else
+    starts from the beginning)."""
+    start = whole_number(after or "", 9)
+    first_round = 0
+    if start is not None:
+        begun = (
+            GameEvent.objects.filter(game=game, type="round_started", seq__lte=start)
+            .order_by("-seq")
+            .values_list("data", flat=True)
+            .first()
+        )
+        first_round = begun["round"] if begun else 0
+    events = _events(game, newest_first=False, after=start)
+    return presenters.log_page(state, events, names, seat, first_round, game=game)
+
+
+EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
+
+
+def _events(game, newest_first: bool, after: int | None = None, first: list | None = None):
+    """The game's events (their data), read a batch at a time as the log asks for
+    more: keyset pages on (game, seq), so a page's cost does not grow with the
+    game's length. ``first``: the first batch, read already."""
+    bound, batch = after, first
+    while True:
+        if batch is None:
+            batch = rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
+        yield from batch
+        if len(batch) < EVENTS_BATCH:
+            return
+        bound, batch = batch[-1]["seq"], None
+
+
+# What a refused form tells the player, by the cause Django's CSRF check found.
+CSRF_CAUSES = {
+    "cookies": (
+        gettext_lazy("Your browser did not send this site's cookie"),
+        gettext_lazy(
+            "Your move was not made. This site needs a cookie to know that a form really "
+            "comes from your page. Allow cookies for this site (a private window or a "
+            "strict blocker may refuse them), open your table again and repeat your move."
+        ),
+    ),
+    "expired": (
+        gettext_lazy("This form has expired"),
+        gettext_lazy(
+            "Your move was not made. The page was opened before your browser's session "
+            "with this site was renewed (an old tab, perhaps). Open your table again and "
+            "repeat your move."
+        ),
+    ),
+    "origin": (
+        gettext_lazy("This form came from another address"),
+        gettext_lazy(
+            "Your move was not made. Your browser says the form was sent from a page that "
+            "is not this site, or would not say where it came from (a saved copy, a "
+            "translation service or a proxy can do this). Open your table at this site's "
+            "own address and repeat your move."
+        ),
+    ),
+}
+
+
+def csrf_cause(reason: str) -> str:
+    """Django's CSRF failure reason -> one of CSRF_CAUSES."""
+    if reason.startswith(("Origin checking failed", "Referer checking failed")):
+        return "origin"
+    if reason == "CSRF cookie not set.":
+        return "cookies"
+    return "expired"  # token missing, malformed or from an older cookie
+
+
+def csrf_failure(request, reason=""):
+    """A refused form: say which cause was detected, and lead back to the seat's
+    table when the form was posted to a valid seat link (in the seat's language;
+    else in the browser's)."""
+    title, message = CSRF_CAUSES[csrf_cause(reason)]  # Django logs the reason itself
+    table, language = None, None
+    match = request.resolver_match or _resolve(request.path_info)
+    if match is not None and match.view_name == "games:seat":
+        try:
+            language = i18n.language_of(links.resolve(match.kwargs["token"]))
+            table = request.path
+        except links.LinkError:
+            pass
+    context = {"title": title, "message": message, "table": table}
+    return _private(in_language(request, "link_error.html", context, 403, language))
+
+
+def _resolve(path: str):
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login refused after too many wrong passwords
+    (settings.AXES_LOCKOUT_CALLABLE): a page that says what happened and until
+    when, not an error."""
+    minutes = int(settings.AXES_COOLOFF_TIME / timedelta(minutes=1))
+    context = {
+        **admin.site.each_context(request),
+        "title": "Too many wrong passwords",
+        "attempts": settings.AXES_FAILURE_LIMIT,
+        "minutes": minutes,
+    }
+    return render(request, "admin/locked_out.html", context, status=429)
