@@ -253,6 +253,9 @@ class OutboxEmail(models.Model):
     key = models.CharField(max_length=120, unique=True)
     # What to tell the seat (notifications.*); rendered from its view when sent.
     kind = models.CharField(max_length=20, blank=True)
+    # What an email to an address other than a seat's tells (notifications.ALERTS),
+    # as it was when owed; rendered from these when sent.
+    params = models.JSONField(default=dict, blank=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
     # The game version the body tells of; the seat's news start there once it is sent.
     rendered_version = models.PositiveIntegerField(null=True, blank=True)

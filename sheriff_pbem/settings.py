@@ -215,7 +215,7 @@ DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
 DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
-    f"games.core.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
     for name in ("sweep_deadlines", "advance_games", "remind_game", "end_bargaining")
 }
 # The file-system broker is polled five times a second (games/devtools/dev_broker.py): the dev

@@ -18,8 +18,9 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games.core import health, links, services, tasks
+from games.core import health, links, services
 from games.mail import outbox
+from games.mail import tasks as mail_tasks
 from games.models import Game, OutboxEmail
 
 pytestmark = pytest.mark.django_db
@@ -224,11 +225,11 @@ def test_sweep_outbox_checks_for_backed_up_mail(caplog, settings):
     new_game()
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     with (
-        mock.patch.object(tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
+        mock.patch.object(mail_tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
         mock.patch.object(outbox, "deliver"),
         caplog.at_level(logging.WARNING, logger="games.core.health"),
     ):
-        tasks.sweep_outbox()
+        mail_tasks.sweep_outbox()
     assert any("mail is backed up" in r.getMessage() for r in caplog.records)
 
 
@@ -243,15 +244,15 @@ def test_a_sweep_stops_taking_emails_well_before_the_visibility_timeout():
         clock["now"] += 5.0
 
     with (
-        mock.patch.object(tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
-        mock.patch("games.core.tasks.time.monotonic", side_effect=lambda: clock["now"]),
+        mock.patch.object(mail_tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
+        mock.patch("games.mail.tasks.time.monotonic", side_effect=lambda: clock["now"]),
         mock.patch.object(outbox, "deliver", side_effect=slow_send) as deliver,
-        mock.patch.object(tasks.BACKED_UP_MAIL, "check"),
+        mock.patch.object(mail_tasks.BACKED_UP_MAIL, "check"),
     ):
-        done = tasks.sweep_outbox()
+        done = mail_tasks.sweep_outbox()
     assert deliver.call_count == 2 and done == 2  # 0 s, 5 s; at 10 s its time was up
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
-    assert tasks.SWEEP_OUTBOX_SECONDS < tasks.sweep_outbox.time_limit < visibility
+    assert mail_tasks.SWEEP_OUTBOX_SECONDS < mail_tasks.sweep_outbox.time_limit < visibility
 
 
 def test_one_email_that_fails_does_not_stop_the_sweep():
@@ -259,9 +260,9 @@ def test_one_email_that_fails_does_not_stop_the_sweep():
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(minutes=1))
     with (
         mock.patch.object(outbox, "deliver", side_effect=[RuntimeError("boom"), "sent", "sent"]),
-        mock.patch.object(tasks.BACKED_UP_MAIL, "check"),
+        mock.patch.object(mail_tasks.BACKED_UP_MAIL, "check"),
     ):
-        assert tasks.sweep_outbox() == 3
+        assert mail_tasks.sweep_outbox() == 3
 
 
 def test_the_sweeps_expire_instead_of_piling_up_behind_stopped_workers():

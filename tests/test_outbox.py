@@ -13,8 +13,9 @@ from anymail.exceptions import AnymailAPIError, AnymailInvalidAddress, AnymailRe
 from django.core import mail
 from django.utils import timezone
 
-from games.core import services, tasks
+from games.core import notifications, services
 from games.mail import outbox
+from games.mail import tasks as mail_tasks
 from games.models import Game, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db
@@ -192,7 +193,7 @@ def test_one_email_that_cannot_be_rendered_does_not_hold_up_the_others(monkeypat
         real_render(email, now)
 
     monkeypatch.setattr(outbox, "render", render)
-    assert tasks.send_emails(pks) == len(pks) - 1
+    assert mail_tasks.send_emails(pks) == len(pks) - 1
     assert OutboxEmail.objects.get(pk=pks[0]).status == "pending"  # the sweep tries it again
 
 
@@ -217,3 +218,28 @@ def test_a_deadlock_victim_is_run_again_and_other_errors_are_not():
     with pytest.raises(OperationalError):
         write(Exception("connection lost"))
     assert len(calls) == 1
+
+
+def test_an_alert_is_a_row_until_it_is_sent_and_tells_the_seat_as_it_was_when_owed():
+    game = new_game()
+    Game.objects.filter(pk=game.pk).update(organizer_email="org@example.org")
+    game.refresh_from_db()
+    seat = game.seats.get(index=1)
+    [owed] = notifications.record_undeliverable_alert(game, seat, "bounced: no such user")
+    assert (owed.text, owed.subject, owed.rendered_at) == ("", "", None)  # a row only
+    Seat.objects.filter(pk=seat.pk).update(name="Someone Else")  # the seat changes hands
+    mail.outbox.clear()
+    assert outbox.deliver(owed.pk) == "sent"
+    [alert] = mail.outbox
+    assert alert.to == ["org@example.org"] and seat.name in alert.subject
+    assert "Someone Else" not in alert.body
+
+
+def test_an_alert_owed_before_alerts_were_rendered_when_sent_goes_as_it_was_written():
+    game = new_game()
+    written = {"to": "org@example.org", "subject": "Written then", "text": "Body then"}
+    email = OutboxEmail.objects.create(game=game, seat=None, key="legacy-alert", **written)
+    mail.outbox.clear()
+    assert outbox.deliver(email.pk) == "sent"
+    [sent] = mail.outbox
+    assert (sent.subject, sent.body) == ("Written then", "Body then")

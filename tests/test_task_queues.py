@@ -18,7 +18,7 @@ EMAIL_TASKS = ("send_emails", "sweep_outbox")
 
 
 def queue_of(task: str) -> str:
-    return app.amqp.router.route({}, f"games.core.tasks.{task}")["queue"].name
+    return app.amqp.router.route({}, f"games.tasks.{task}")["queue"].name
 
 
 def test_the_deadline_tasks_go_to_the_deadlines_queue_and_emails_to_the_default_one():

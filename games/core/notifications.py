@@ -22,6 +22,7 @@ import logging
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +37,6 @@ from games.engine.inspection import (
     undecided,
     waiting_to_speak,
 )
-from games.mail import emails
 from games.models import Game, OutboxEmail, Seat
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
@@ -48,6 +48,12 @@ DIGEST = "digest"  # a player's daily summary, at the hour they chose
 REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a view)
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
+MISS_ALERT = "miss_alert"  # a seat keeps missing its deadlines
+# Emails to an address that is not a seat's current one (the organizer, a replaced
+# player): what they tell is kept in the row's params, as it is when they are owed.
+ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED)
+# The task that sends a move's emails, queued by name: the mail sits above this module.
+SEND_EMAILS = "games.tasks.send_emails"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
@@ -294,14 +300,14 @@ def record_notice(game: Game, kind: str, cause: str) -> list:
 def record_miss_alert(game: Game, seat: Seat) -> list:
     """Tell the organizer a seat keeps missing its deadlines (once per streak)."""
     key = f"g{game.pk}:alert:s{seat.index}:v{game.version}"
-    return _record_rendered(game, key, emails.render_miss_alert(game, seat, key))
+    return _record_alert(game, key, MISS_ALERT, game.organizer_email, seat=_as_owed(seat))
 
 
 def record_replaced(game: Game, seat: Seat) -> list:
     """Tell the player leaving a seat (``seat`` still holds their name and address)
     that the organizer gave it to someone else."""
     key = f"g{game.pk}:replaced:s{seat.index}:v{seat.link_version}"
-    return _record_rendered(game, key, emails.render_replaced(game, seat, key), REPLACED)
+    return _record_alert(game, key, REPLACED, seat.email, seat=_as_owed(seat))
 
 
 def record_paused_itself(stopped: list) -> list:
@@ -319,7 +325,7 @@ def record_paused_itself(stopped: list) -> list:
     for game, _ in stopped:
         if game.organizer_email:
             key = f"g{game.pk}:idle:v{game.version}"
-            told += _record_rendered(game, key, emails.render_idle_alert(game, key), IDLE_ALERT)
+            told += _record_alert(game, key, IDLE_ALERT, game.organizer_email)
     return told
 
 
@@ -329,19 +335,22 @@ def record_undeliverable_alert(game: Game, seat: Seat, problem: str) -> list:
         return []
     digest = hashlib.sha256(seat.email.lower().encode()).hexdigest()[:16]
     key = f"g{game.pk}:undeliverable:s{seat.index}:{digest}"
-    message = emails.render_undeliverable_alert(game, seat, problem, key)
-    return _record_rendered(game, key, message, UNDELIVERABLE_ALERT)
+    params = {"seat": _as_owed(seat), "problem": problem}
+    return _record_alert(game, key, UNDELIVERABLE_ALERT, game.organizer_email, **params)
 
 
-def _record_rendered(game: Game, key: str, message: dict, kind: str = "") -> list:
-    """Owe an email to an address that is not a seat's current one (the organizer,
-    a replaced player): rendered now, as the outbox sends a row with no seat as
-    it stands. The key makes a cause yield one email at most."""
-    if OutboxEmail.objects.filter(key=key).exists():
-        return []
-    email = OutboxEmail.objects.create(game=game, seat=None, key=key, kind=kind, **message)
-    transaction.on_commit(lambda: _send_after_commit([email.pk]))
-    return [email]
+def _as_owed(seat: Seat) -> dict:
+    """The seat as the email is owed about it: by the time it is sent, the seat
+    may hold someone else."""
+    return {f: getattr(seat, f) for f in ("index", "name", "email", "language", "timezone")}
+
+
+def _record_alert(game: Game, key: str, kind: str, to: str, **params) -> list:
+    """Owe an email to an address that is not a seat's current one: a row only, with
+    what it tells in ``params`` (the outbox renders it when sending). The key makes
+    a cause yield one email at most."""
+    email = OutboxEmail(game=game, seat=None, key=key, kind=kind, to=to, params=params)
+    return save_owed([email])
 
 
 def _owed_email(game: Game, seat: Seat, kind: str, cause: str) -> OutboxEmail:
@@ -369,9 +378,7 @@ def save_owed(emails: list) -> list:
 
 def _send_after_commit(ids: list) -> None:
     """One task for the emails of one move: fewer broker round trips than one each."""
-    from games.core.tasks import send_emails
-
     try:
-        send_emails.delay(ids)
+        current_app.send_task(SEND_EMAILS, args=[ids])
     except Exception:  # broker down: the outbox sweep sends them later
         log.warning("could not enqueue emails %s; the sweep will send them", ids, exc_info=True)

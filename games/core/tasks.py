@@ -21,8 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import health, services
-from games.mail import outbox
+from games.core import notifications, services
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -54,63 +53,11 @@ REQUEUE_AFTER = timedelta(seconds=10)
 REHAND_LATE_DEADLINE = timedelta(seconds=2)
 
 
-@shared_task(name="games.tasks.send_emails", ignore_result=True)
-def send_emails(pks: list) -> int:
-    """Send the emails one move made owed; each is delivered (and locked) on its own,
-    and one that cannot be rendered or sent does not hold up the others (the sweep
-    tries it again)."""
-    sent = 0
-    for pk in pks:
-        try:
-            sent += outbox.deliver(pk) == "sent"
-        except Exception:
-            log.exception("email %s could not be delivered now", pk)
-    return sent
-
-
 @shared_task(name="games.tasks.send_digests", ignore_result=True)
 def send_digests() -> int:
     """The players' daily summaries due this hour (beat runs it every few minutes)."""
-    from games.core import notifications
-
     with transaction.atomic():
         return len(notifications.record_digests(timezone.now()))
-
-
-# A task still running when the broker's visibility timeout (Redis: 300 s, settings)
-# runs out is delivered again to another worker, to run twice at once. An outbox
-# sweep stops taking emails after SWEEP_OUTBOX_SECONDS (less if that timeout is
-# shorter; the next sweep, 5 s later, goes on), and is stopped outright at
-# SWEEP_OUTBOX_TIME_LIMIT, should one send hang: an email it leaves "sending" is
-# taken up again after OUTBOX_SENDING_GRACE_SECONDS.
-VISIBILITY_TIMEOUT = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
-SWEEP_OUTBOX_SECONDS = min(60.0, VISIBILITY_TIMEOUT / 5)
-SWEEP_OUTBOX_TIME_LIMIT = int(VISIBILITY_TIMEOUT * 0.8)
-# The outbox sweep says in the log when mail is backed up, at most this often (per
-# worker process): the operator hears of it without a line every 5 seconds.
-BACKED_UP_MAIL = health.BackedUpMail(every=300)
-
-
-@shared_task(
-    name="games.tasks.sweep_outbox", ignore_result=True, time_limit=SWEEP_OUTBOX_TIME_LIMIT
-)
-def sweep_outbox() -> int:
-    """Send what is owed and not yet sent: emails whose task was lost, and retries;
-    for SWEEP_OUTBOX_SECONDS at most."""
-    BACKED_UP_MAIL.check()
-    pending = outbox.due()
-    stop_at = time.monotonic() + SWEEP_OUTBOX_SECONDS
-    for done, pk in enumerate(pending):
-        if time.monotonic() >= stop_at:
-            log.info(
-                "outbox sweep: %d of %d emails done; the next sweep goes on", done, len(pending)
-            )
-            return done
-        try:
-            outbox.deliver(pk)
-        except Exception:  # one email that cannot be sent now does not hold up the others
-            log.exception("email %s could not be delivered now", pk)
-    return len(pending)
 
 
 @shared_task(name="games.tasks.advance_games", ignore_result=True)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
-from games.core import deadlines, links, rows
+from games.core import deadlines, links, notifications, rows
 from games.mail import threads
 from games.models import Game, Seat
 from games.present import presenters
@@ -398,3 +398,19 @@ def render_idle_alert(game: Game, key: str) -> dict:
     context = {"game": game, "idle": game.idle_phases, "admin_url": links.admin_url(game)}
     subject = _("%(subject)s — the game paused itself") % {"subject": game.subject}
     return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))
+
+
+def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
+    """An email owed to an address that is not a seat's current one, from what the
+    row recorded when it was owed (notifications.ALERTS): the seat it is about as
+    it was then, since it may hold someone else by now."""
+    seat = Seat(game=game, **params["seat"]) if "seat" in params else None
+    if kind == notifications.MISS_ALERT:
+        return render_miss_alert(game, seat, key)
+    if kind == notifications.REPLACED:
+        return render_replaced(game, seat, key)
+    if kind == notifications.UNDELIVERABLE_ALERT:
+        return render_undeliverable_alert(game, seat, params["problem"], key)
+    if kind == notifications.IDLE_ALERT:
+        return render_idle_alert(game, key)
+    raise ValueError(f"no alert of kind {kind!r}")

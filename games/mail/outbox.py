@@ -46,8 +46,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import bulk, rows
-from games.mail import tracking
+from games.core import bulk, notifications, rows
+from games.mail import emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
 
@@ -96,14 +96,17 @@ CLAIMED = (
 
 
 def render(email: OutboxEmail, now) -> None:
-    """Write an owed email's body from its seat's view of the game as it is now."""
-    from games.mail import emails
-
+    """Write an owed email's body: a seat's from its view of the game as it is now,
+    an alert from what its row recorded when it was owed."""
     game, seat = email.game, email.seat
-    with i18n.as_seat(seat):
-        message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
+    if seat is None:
+        message = emails.render_alert(game, email.kind, email.params, email.key)
+    else:
+        with i18n.as_seat(seat):
+            message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
-        setattr(email, field, message[field])
+        if field in message:  # an alert has no attachments
+            setattr(email, field, message[field])
     email.rendered_at = now
     email.rendered_version = game.version
 
@@ -160,8 +163,10 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.in_doubt += 1
             email.uncertain = False
             log.warning("email %s sent again, possibly a duplicate (%d)", email.key, email.in_doubt)
-        elif email.rendered_at is None and email.seat_id is not None:
-            if email.kind == OFFER_KIND and not _offers_to_tell(email):
+        elif email.rendered_at is None and (email.seat_id is not None or not email.text):
+            # (An alert owed before alerts were rendered when sent has its body
+            # already: it is sent as it is.)
+            if email.kind == notifications.OFFER and not _offers_to_tell(email):
                 email.delete()  # another email told them first (e.g. "Round N is over")
                 return "dropped"
             render(email, now)
@@ -172,7 +177,6 @@ def _claim(pk: int, now) -> OutboxEmail | str:
     return email
 
 
-OFFER_KIND = "offer"  # notifications.OFFER (the outbox sits beneath notifications)
 # What an offer email is about: offers made, changed, closed or turned into deals.
 OFFER_EVENTS = frozenset(
     {

@@ -25,6 +25,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.core import notifications
 from games.models import DeliveryEvent, OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -130,8 +131,6 @@ def _update_seat(email: OutboxEmail, event: DeliveryEvent) -> None:
         if kind in PERMANENT and seat.undeliverable_at is None:
             fields["undeliverable_at"] = when
             _stop_sending(seat, problem)
-            from games.core import notifications
-
             notifications.record_undeliverable_alert(email.game, seat, problem)
         Seat.objects.filter(pk=seat.pk).update(**fields)
 
