@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
 
@@ -11,4 +10,5 @@ class GamesConfig(AppConfig):
         # tracking signal, the admin's pages and the Celery tasks.
         from games.core import tasks  # noqa: F401
         from games.mail import settings_checks, tracking  # noqa: F401
+        from games.mail import tasks as mail_tasks  # noqa: F401
         from games.organizer import admin  # noqa: F401

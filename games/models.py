@@ -1,6 +1,7 @@
 """Games, seats, the append-only event log, submissions and the email outbox.
 
-Game state changes only through ``games.core.services``; the admin is read-mostly.
+Game state changes only through the writes of ``games.core`` (game_setup, moves,
+timers, controls); the admin is read-mostly.
 """
 
 import secrets
@@ -115,7 +116,7 @@ class Game(models.Model):
     advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     remind_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     bargaining_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # --- is anybody still playing? (services.advance_many, "abandoned games") ----------
+    # --- is anybody still playing? (timers.advance_many, "abandoned games") ----------
     # The seq of the last accepted player move's first event: a phase saw a move
     # if and only if this is at or after the phase's start (phase_since).
     last_move_seq = models.PositiveIntegerField(default=0, editable=False)

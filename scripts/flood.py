@@ -50,17 +50,17 @@ def main() -> None:
 
     from django.test import Client
 
-    from games.core import links, services
+    from games.core import game_setup, links, timers
     from games.models import Game, OutboxEmail, Submission
 
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Flood",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in "ABCD"],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in "ABCD"],
         config={"edition": 2},
         seed="f1" * 32,
     )
-    services.advance(game.pk, force=True)  # the market's defaults
-    services.advance(game.pk, force=True)  # the loading's defaults
+    timers.advance(game.pk, force=True)  # the market's defaults
+    timers.advance(game.pk, force=True)  # the loading's defaults
     merchant = game.seats.get(index=1)
     path = urlparse(links.seat_url(merchant)).path
     client = Client()

@@ -268,7 +268,7 @@ TRACKING_ESPS = env_list("TRACKING_ESPS")
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)
 # Deal a game from the organizer's typed seed alone, without the server's random bytes
-# (games.core.services.mixed_seed): reproducible games, for tests and debugging only.
+# (games.core.game_setup.mixed_seed): reproducible games, for tests and debugging only.
 FIXED_SEEDS = env_bool("FIXED_SEEDS", False)
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 8)
 # The first retry after a failed send (then doubling, up to an hour), and how long a

@@ -1,7 +1,7 @@
 """Helpers for the seat page tests: start a game, open a seat's
 page, read its forms as a browser would, and post one."""
 
-from games.core import links, services
+from games.core import game_setup, links
 from games.devtools.form_reader import Form, FormReader, forms_of  # noqa: F401 (for the tests)
 from games.models import Game, Seat
 
@@ -10,9 +10,9 @@ SEED = "ab" * 32
 
 
 def start_game(edition: int = 2, players=NAMES, **config) -> Game:
-    return services.create_game(
+    return game_setup.create_game(
         name="Pages test",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
         config={"edition": edition, **config},
         seed=SEED,
     )

@@ -10,7 +10,7 @@ from django.core import mail
 from django.test import Client
 
 from games import engine
-from games.core import services
+from games.core import controls, game_setup, moves, timers
 from games.models import GameEvent, OutboxEmail
 from games.words.narrate import Narrator
 from tests.fixtures_pages import path_of
@@ -23,7 +23,7 @@ PAUSED_ITSELF = "The game paused itself: nobody moved for 3 phases in a row."
 
 
 def new_game(organizer_email="org@example.org", **timing):
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Quiet table",
         players=PLAYERS,
         config={"edition": 2},
@@ -39,7 +39,7 @@ def new_game(organizer_email="org@example.org", **timing):
 
 def silent_deadline(game) -> bool:
     """The current phase reaches its deadline with nobody having moved."""
-    return services.advance(game.pk, now=fresh(game).phase_deadline)
+    return timers.advance(game.pk, now=fresh(game).phase_deadline)
 
 
 def notes(game) -> list:
@@ -51,7 +51,7 @@ def ben_loads(game):
     state = fresh(game).engine_state()
     assert state.phase.kind == "load"
     card = state.hand(1)[0]
-    outcome = services.submit(
+    outcome = moves.submit(
         game.seats.get(index=1),
         {"type": "load_bag", "cards": [card], "declared": "apples", "count": 1},
         version=state.phase.since,
@@ -72,7 +72,7 @@ def test_three_silent_deadlines_in_a_row_pause_the_game_and_tell_everyone():
     paused = fresh(game)
     assert paused.paused_at == third and paused.engine_state().round == 2
     assert notes(game) == [PAUSED_ITSELF]
-    assert not services.advance(game.pk, now=third + timedelta(days=9))  # no deadline runs
+    assert not timers.advance(game.pk, now=third + timedelta(days=9))  # no deadline runs
 
     deliver_pending()
     players = {m.to[0]: m.body for m in mail.outbox if m.to[0] != "org@example.org"}
@@ -121,7 +121,7 @@ def test_a_phase_that_ended_early_because_everyone_moved_breaks_the_run():
     ann = game.seats.get(index=0)
     for key, bag in enumerate(state.merchants()):
         since = fresh(game).engine_state().phase.since
-        services.submit(ann, {"type": "pass_bag", "bag": bag}, version=since, key=f"pass{key}")
+        moves.submit(ann, {"type": "pass_bag", "bag": bag}, version=since, key=f"pass{key}")
     assert fresh(game).engine_state().round == 2 and fresh(game).idle_phases == 0
     silent_deadline(game)  # round 2's market: the first of a new run
     assert fresh(game).paused_at is None and fresh(game).idle_phases == 1
@@ -133,7 +133,7 @@ def test_after_a_resume_the_game_goes_on_with_a_fresh_count():
         silent_deadline(game)
     paused = fresh(game)
     later = paused.paused_at + timedelta(days=2)
-    resumed = services.resume(game.pk, expected_version=paused.version, now=later)
+    resumed = controls.resume(game.pk, expected_version=paused.version, now=later)
     assert resumed.paused_at is None and resumed.idle_phases == 0
     assert resumed.phase_deadline == later + timedelta(minutes=60)  # a whole market again
     assert silent_deadline(game) and silent_deadline(game)
@@ -154,7 +154,7 @@ def test_the_organizers_advance_now_does_not_count():
     game = new_game()
     silent_deadline(game)
     silent_deadline(game)
-    services.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
+    controls.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
     assert fresh(game).paused_at is None and fresh(game).idle_phases == 2
     silent_deadline(game)  # round 2's market: the third silent deadline in a row
     assert fresh(game).paused_at is not None

@@ -154,11 +154,11 @@ def test_a_refused_move_is_an_alert(client):
 
 @pytest.mark.django_db
 def test_each_decision_button_names_its_merchant(client):
-    from games.core import services
+    from games.core import timers
 
     game = start_game()
     for _ in range(2):  # the market's and the loading's defaults
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     for index in (1, 2, 3):  # each merchant has no offer
         path = path_of(game.seats.get(index=index))
         page = client.get(path).content.decode()
@@ -174,11 +174,11 @@ def test_each_decision_button_names_its_merchant(client):
 
 @pytest.mark.django_db
 def test_each_accept_button_names_whose_offer_it_is(client):
-    from games.core import services
+    from games.core import timers
 
     game = start_game()
     for _ in range(2):
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     for index in (1, 2):
         seat = game.seats.get(index=index)
         page = client.get(path_of(seat)).content.decode()

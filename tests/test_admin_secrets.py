@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.contrib.auth.models import Permission, User
 from django.urls import reverse
 
-from games.core import links, services
+from games.core import controls, links
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 from tests.mailplay import deliver_pending
 from tests.test_organizer_admin import advance, fresh, load, new_game, settings_form
@@ -165,7 +165,7 @@ def test_once_the_game_is_over_its_record_is_open_but_no_seat_link(request, who)
     client = request.getfixturevalue(who)
     game = running_game(client)
     secrets = secrets_of(game)
-    services.cancel(game.pk, expected_version=game.version)
+    controls.cancel(game.pk, expected_version=game.version)
     found = leaks(client, game, admin_pages(game), secrets)
     for what in ("the seed on", "an event's raw data on", "the hand in"):
         assert any(line.startswith(what) for line in found), what

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import decide_buttons, form_for, forms_of, messages_of, path_of, post_form
 
-from games.core import services, tasks
+from games.core import controls, game_setup, moves, tasks, timers
 from games.mail import emails
 from games.models import Game, GameEvent
 from tests.mailplay import mails_by_name as mails
@@ -29,9 +29,9 @@ DAILY_PACE = {
 
 
 def new_game(names=NAMES, **timing) -> Game:
-    return services.create_game(
+    return game_setup.create_game(
         name="Haggle",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
         config={"edition": 2},
         seed="c4" * 32,
         timing={**DAILY_PACE, **timing},
@@ -45,8 +45,8 @@ def fresh(game) -> Game:
 
 def to_inspection(game, now=T0) -> Game:
     """The market and the loading time out (default moves) at ``now``."""
-    services.advance(game.pk, now=now, force=True)
-    services.advance(game.pk, now=now, force=True)
+    timers.advance(game.pk, now=now, force=True)
+    timers.advance(game.pk, now=now, force=True)
     game = fresh(game)
     assert game.engine_state().phase.kind == "inspection"
     return game
@@ -55,7 +55,7 @@ def to_inspection(game, now=T0) -> Game:
 def submit(game, index: int, command: dict, key: str):
     seat = game.seats.get(index=index)
     since = fresh(game).engine_state().phase.since
-    return services.submit(seat, command, version=since, key=key)
+    return moves.submit(seat, command, version=since, key=key)
 
 
 def test_bargaining_time_defaults_to_half_the_inspection_and_is_in_every_email():
@@ -107,9 +107,9 @@ def test_the_sweep_ends_the_bargaining_time_once_and_tells_the_sheriff():
     game = to_inspection(new_game())
     mails()
     assert submit(game, 1, {"type": "say_no_offer"}, "b").accepted
-    assert not services.end_bargaining(game.pk, now=T0 + timedelta(hours=11, minutes=59))
-    assert services.end_bargaining(game.pk, now=T0 + timedelta(hours=12))
-    assert not services.end_bargaining(game.pk, now=T0 + timedelta(hours=12))  # a duplicate
+    assert not timers.end_bargaining(game.pk, now=T0 + timedelta(hours=11, minutes=59))
+    assert timers.end_bargaining(game.pk, now=T0 + timedelta(hours=12))
+    assert not timers.end_bargaining(game.pk, now=T0 + timedelta(hours=12))  # a duplicate
     game = fresh(game)
     assert game.bargaining_until is None and game.engine_state().phase.bargaining_over
     kinds = list(GameEvent.objects.filter(game=game).values_list("type", flat=True))
@@ -138,15 +138,15 @@ def test_when_every_merchant_has_spoken_the_end_of_bargaining_time_says_nothing(
     for merchant in (1, 2, 3):
         assert submit(game, merchant, {"type": "say_no_offer"}, f"n{merchant}").accepted
     mails()
-    assert not services.end_bargaining(game.pk, now=T0 + timedelta(hours=13))
+    assert not timers.end_bargaining(game.pk, now=T0 + timedelta(hours=13))
     assert fresh(game).bargaining_until is None and mails() == {}
 
 
 def test_a_paused_game_keeps_its_bargaining_time_for_after_the_pause():
     game = to_inspection(new_game())
-    game = services.pause(game.pk, expected_version=game.version, now=T0 + timedelta(hours=1))
-    assert not services.end_bargaining(game.pk, now=T0 + timedelta(hours=13))
-    game = services.resume(game.pk, expected_version=game.version, now=T0 + timedelta(hours=3))
+    game = controls.pause(game.pk, expected_version=game.version, now=T0 + timedelta(hours=1))
+    assert not timers.end_bargaining(game.pk, now=T0 + timedelta(hours=13))
+    game = controls.resume(game.pk, expected_version=game.version, now=T0 + timedelta(hours=3))
     assert game.bargaining_until == T0 + timedelta(hours=14)
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.models import Game, Seat
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
@@ -58,9 +58,9 @@ def phone(chromium, site, request):
 
 
 def new_game(names, edition: int) -> Game:
-    return services.create_game(
+    return game_setup.create_game(
         name=f"Browser {edition}e",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in names],
         config={"edition": edition},
         seed=SEED,
     )
@@ -316,9 +316,9 @@ def test_a_first_edition_round_by_clicking(phone):
 
 def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone):
     names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Browser Deputies",
-        players=[services.PlayerSpec(n, email(n)) for n in names],
+        players=[game_setup.PlayerSpec(n, email(n)) for n in names],
         config={"edition": 2, "black_market": True},
         seed=SEED,
     )
@@ -547,9 +547,9 @@ def test_the_organizer_creates_a_game_and_pauses_it(chromium, site):
 def test_the_home_page_and_the_dev_mailbox_fit_a_phone(phone):
     phone.open("/", "home")
     assert "Open the newest email from your game" in phone.page.inner_text("main")
-    game = services.create_game(
+    game = game_setup.create_game(
         name="A table with a rather long name indeed",
-        players=[services.PlayerSpec(n, email(n)) for n in ("Ann", "Ben", "Cid")],
+        players=[game_setup.PlayerSpec(n, email(n)) for n in ("Ann", "Ben", "Cid")],
         config={"edition": 2},
         timing={"deadline_mode": "duration", "market_minutes": 1440},  # a deadline.ics each
     )
@@ -569,18 +569,18 @@ def test_a_seat_that_floods_is_capped_then_slowed_and_the_whole_log_pages(phone,
     from games.engine.inspection import MAX_OFFER_MOVES
 
     game = new_game(["Ann", "Ben", "Cid", "Dee"], edition=2)
-    services.advance(game.pk, force=True)  # the market's defaults
-    services.advance(game.pk, force=True)  # the loading's defaults
+    timers.advance(game.pk, force=True)  # the market's defaults
+    timers.advance(game.pk, force=True)  # the loading's defaults
     ben, cid = game.seats.get(index=1), game.seats.get(index=2)
     for seat in (cid, ben):  # made and withdrawn through the service, to near the cap
         for i in range(MAX_OFFER_MOVES - (2 if seat == ben else 0)):
             since = Game.objects.get(pk=game.pk).engine_state().phase.since
             terms = {"gold": 1, "sheriff": [{"bag": seat.index, "action": "pass"}]}
             make = {"type": "make_offer", "to": 0, "terms": terms}
-            assert services.submit(seat, make, version=since, key=f"{seat.pk}m{i}").accepted
+            assert moves.submit(seat, make, version=since, key=f"{seat.pk}m{i}").accepted
             offer = Game.objects.get(pk=game.pk).engine_state().phase.next_offer - 1
             withdraw = {"type": "withdraw_offer", "offer": offer}
-            assert services.submit(seat, withdraw, version=since, key=f"{seat.pk}w{i}").accepted
+            assert moves.submit(seat, withdraw, version=since, key=f"{seat.pk}w{i}").accepted
     phone.open(links.seat_url(ben), "offer-cap-near")
     assert "You may make or change 2 more offers" in phone.page.inner_text("section.negotiate")
     for gold in ("2", "3"):
@@ -680,14 +680,14 @@ def test_the_black_market_step_tells_a_merchant_who_cannot_claim_why_they_are_as
     """Issue 31, 6.1: three face-down goods of three kinds: asked as soon as the bag is
     through, told why, and "No claim this round" ends the wait for them."""
     names = ["Ann", "Ben", "Cid", "Dee"]
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Browser Black Market",
-        players=[services.PlayerSpec(n, email(n)) for n in names],
+        players=[game_setup.PlayerSpec(n, email(n)) for n in names],
         config={"edition": 2, "black_market": True},
         seed=SEED,
     )
-    services.advance(game.pk, force=True)  # the market, then the loading: the defaults
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)  # the market, then the loading: the defaults
+    timers.advance(game.pk, force=True)
     state = Game.objects.get(pk=game.pk).engine_state()
     merchant = state.merchants()[0]
     rigged = rig(state, f"stand:{merchant}", ["pepper", "mead", "silk"])
@@ -696,12 +696,12 @@ def test_the_black_market_step_tells_a_merchant_who_cannot_claim_why_they_are_as
     since = rigged.phase.since
     for seat in state.merchants():
         player = Game.objects.get(pk=game.pk).seats.get(index=seat)
-        services.submit(player, {"type": "say_no_offer"}, version=since, key=f"n{seat}")
-    services.submit(sheriff, {"type": "pass_bag", "bag": merchant}, version=since, key="p")
+        moves.submit(player, {"type": "say_no_offer"}, version=since, key=f"n{seat}")
+    moves.submit(sheriff, {"type": "pass_bag", "bag": merchant}, version=since, key="p")
     phone.follow_newest_email(email(names[merchant]), screen="black-market-asked-early")
     assert "You cannot claim this round" in phone.page.inner_text("main")
     for bag in state.merchants()[1:]:
-        services.submit(sheriff, {"type": "pass_bag", "bag": bag}, version=since, key=f"p{bag}")
+        moves.submit(sheriff, {"type": "pass_bag", "bag": bag}, version=since, key=f"p{bag}")
     assert Game.objects.get(pk=game.pk).engine_state().phase.kind == "black_market"
     phone.follow_newest_email(email(names[merchant]), screen="black-market-why-asked")
     assert "the table waits for every merchant" in phone.page.inner_text("main")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.models import Game
 from sheriff_pbem.celery import app as celery_app
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Phone, require_browser
@@ -39,13 +39,15 @@ def phone(live_server, settings):
 
 
 def ben_offers_a_silk_he_does_not_carry() -> Game:
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Honor",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")],
+        players=[
+            game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")
+        ],
         config={"edition": 2},
         seed="5e" * 32,
     )
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
     game = fresh(game)
     state = rig(game.engine_state(), f"hand:{BEN}", ["cheese", "cheese", "pepper", "apples"])
     Game.objects.filter(pk=game.pk).update(state=state.to_dict())
@@ -53,12 +55,12 @@ def ben_offers_a_silk_he_does_not_carry() -> Game:
     ben = game.seats.get(index=BEN)
     since = fresh(game).engine_state().phase.since
     load = {"type": "load_bag", "cards": bag, "declared": "cheese", "count": 3}
-    assert services.submit(ben, load, version=since, key="load").accepted
-    services.advance(game.pk, force=True)
+    assert moves.submit(ben, load, version=since, key="load").accepted
+    timers.advance(game.pk, force=True)
     since = fresh(game).engine_state().phase.since
     terms = {"gold": 1, "bag_goods": {"silk": 1}, "sheriff": [{"bag": BEN, "action": "pass"}]}
     offer = {"type": "make_offer", "to": ANN, "terms": terms}
-    assert services.submit(ben, offer, version=since, key="offer").accepted
+    assert moves.submit(ben, offer, version=since, key="offer").accepted
     return fresh(game)
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.core import services
+from games.core import game_setup, moves
 from games.engine import replay
 from games.models import Game, GameEvent, Submission
 
@@ -16,7 +16,7 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
 ]
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 def run_together(*calls) -> list:
@@ -48,12 +48,12 @@ def assert_log_consistent(game: Game) -> None:
 
 
 def test_the_same_post_twice_at_once_has_one_effect():
-    game = services.create_game(name="Race", players=PLAYERS, config={"edition": 2})
+    game = game_setup.create_game(name="Race", players=PLAYERS, config={"edition": 2})
     seat = game.seats.get(index=1)
     phase = game.engine_state().phase.since
     command = {"type": "set_aside", "cards": []}
     outcomes = run_together(
-        *[lambda: services.submit(seat, command, version=phase, key="same-form")] * 2
+        *[lambda: moves.submit(seat, command, version=phase, key="same-form")] * 2
     )
     assert sorted(o.repeated for o in outcomes) == [False, True]
     assert all(o.accepted for o in outcomes)
@@ -62,13 +62,13 @@ def test_the_same_post_twice_at_once_has_one_effect():
 
 
 def test_two_seats_moving_at_once_are_serialized():
-    game = services.create_game(name="Race", players=PLAYERS, config={"edition": 2})
+    game = game_setup.create_game(name="Race", players=PLAYERS, config={"edition": 2})
     phase = game.engine_state().phase.since
     seats = [game.seats.get(index=i) for i in (1, 2)]
     outcomes = run_together(
         *[
             (
-                lambda s=s: services.submit(
+                lambda s=s: moves.submit(
                     s, {"type": "set_aside", "cards": []}, version=phase, key=f"seat{s.index}"
                 )
             )

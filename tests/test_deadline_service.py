@@ -9,7 +9,17 @@ from builders import rig
 from django.core import mail
 
 from games import engine
-from games.core import bulk, deadlines, links, services, tasks
+from games.core import (
+    bulk,
+    controls,
+    deadlines,
+    game_setup,
+    game_writes,
+    links,
+    moves,
+    tasks,
+    timers,
+)
 from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
@@ -17,7 +27,7 @@ from tests.mailplay import deliver_pending
 pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 TIMING = {
     "deadline_mode": "duration",
     "market_minutes": 60,
@@ -29,7 +39,7 @@ TIMING = {
 
 
 def new_game(**timing):
-    return services.create_game(
+    return game_setup.create_game(
         name="Clockwork",
         players=PLAYERS,
         config={"edition": 2},
@@ -58,7 +68,7 @@ def test_every_phase_a_game_waits_in_has_a_duration():
     """A phase kind with no duration has no deadline: a game would stall in it."""
     waiting = {phase.kind for phase in (Market, MarketTurn, Load, Inspection, BlackMarketStep)}
     assert set(deadlines.PHASE_KINDS) == waiting
-    assert set(services.policy(new_game()).durations) == waiting
+    assert set(game_writes.policy(new_game()).durations) == waiting
 
 
 def test_no_deadline_mode_sets_none():
@@ -68,8 +78,8 @@ def test_no_deadline_mode_sets_none():
 
 def test_the_deadline_fires_only_once_it_has_passed_and_applies_the_defaults():
     game = new_game()
-    assert not services.advance(game.pk, now=T0 + timedelta(minutes=59))
-    assert services.advance(game.pk, now=T0 + timedelta(minutes=60))
+    assert not timers.advance(game.pk, now=T0 + timedelta(minutes=59))
+    assert timers.advance(game.pk, now=T0 + timedelta(minutes=60))
     game = fresh(game)
     assert game.engine_state().phase.kind == "load"
     assert "timed_out" in log_types(game)
@@ -80,24 +90,24 @@ def test_the_same_advance_delivered_twice_makes_one_transition():
     game = new_game()
     version = game.version
     later = T0 + timedelta(hours=1)
-    assert services.advance(game.pk, expected_version=version, now=later)
-    assert not services.advance(game.pk, expected_version=version, now=later)
+    assert timers.advance(game.pk, expected_version=version, now=later)
+    assert not timers.advance(game.pk, expected_version=version, now=later)
     assert fresh(game).engine_state().phase.kind == "load"
 
 
 def test_reminders_go_once_to_the_seats_that_still_owe_a_move():
     game = new_game()
     ben = game.seats.get(index=1)
-    services.submit(
+    moves.submit(
         ben,
         {"type": "set_aside", "cards": []},
         version=game.engine_state().phase.since,
         key="ben",
         now=T0,
     )
-    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=39)) == 0
-    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=40)) == 1  # Cid only
-    assert services.send_reminders(game.pk, now=T0 + timedelta(minutes=41)) == 0
+    assert timers.send_reminders(game.pk, now=T0 + timedelta(minutes=39)) == 0
+    assert timers.send_reminders(game.pk, now=T0 + timedelta(minutes=40)) == 1  # Cid only
+    assert timers.send_reminders(game.pk, now=T0 + timedelta(minutes=41)) == 0
     reminders = OutboxEmail.objects.filter(key__contains=":remind")
     assert [r.to for r in reminders] == ["cid@example.org"]
 
@@ -107,8 +117,10 @@ def test_the_organizer_is_alerted_once_when_a_seat_misses_deadlines_in_a_row():
     now = T0
     for _ in range(2):  # market, then load: Ben and Cid miss both
         now = fresh(game).phase_deadline
-        assert services.advance(game.pk, now=now)
-    alerts = OutboxEmail.objects.filter(to="org@example.org")
+        assert timers.advance(game.pk, now=now)
+    assert OutboxEmail.objects.filter(to="org@example.org").count() == 2
+    deliver_pending()  # an alert is written when it is sent
+    alerts = [m for m in mail.outbox if m.to == ["org@example.org"]]
     assert sorted(a.subject.split("— ")[1] for a in alerts) == [
         "Ben is missing deadlines",
         "Cid is missing deadlines",
@@ -118,12 +130,12 @@ def test_the_organizer_is_alerted_once_when_a_seat_misses_deadlines_in_a_row():
 
 def test_a_move_resets_the_missed_count():
     game = new_game()
-    services.advance(game.pk, now=T0 + timedelta(hours=1))
+    timers.advance(game.pk, now=T0 + timedelta(hours=1))
     ben = Seat.objects.get(game=game, index=1)
     assert ben.missed_in_a_row == 1
     state = fresh(game).engine_state()
     card = state.hand(1)[0]
-    services.submit(
+    moves.submit(
         ben,
         {"type": "load_bag", "cards": [card], "declared": "apples", "count": 1},
         version=state.phase.since,
@@ -135,9 +147,9 @@ def test_a_move_resets_the_missed_count():
 
 def test_pause_and_resume_shift_the_deadline_by_the_paused_time():
     game = new_game()
-    paused = services.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=10))
-    assert not services.advance(game.pk, now=T0 + timedelta(hours=5))  # paused: no deadline
-    resumed = services.resume(
+    paused = controls.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=10))
+    assert not timers.advance(game.pk, now=T0 + timedelta(hours=5))  # paused: no deadline
+    resumed = controls.resume(
         game.pk, expected_version=paused.version, now=T0 + timedelta(hours=3, minutes=10)
     )
     assert resumed.phase_deadline == T0 + timedelta(hours=4)
@@ -147,20 +159,20 @@ def test_pause_and_resume_shift_the_deadline_by_the_paused_time():
 
 def test_extend_is_bounded_and_safe_against_a_double_submit():
     game = new_game()
-    with pytest.raises(services.ServiceError):
-        services.extend(game.pk, expected_version=game.version, by=timedelta(days=8), now=T0)
-    extended = services.extend(
+    with pytest.raises(game_writes.ServiceError):
+        controls.extend(game.pk, expected_version=game.version, by=timedelta(days=8), now=T0)
+    extended = controls.extend(
         game.pk, expected_version=game.version, by=timedelta(hours=2), now=T0
     )
     assert extended.phase_deadline == T0 + timedelta(hours=3)
-    with pytest.raises(services.ServiceError, match="changed meanwhile"):
-        services.extend(game.pk, expected_version=game.version, by=timedelta(hours=2), now=T0)
+    with pytest.raises(game_writes.ServiceError, match="changed meanwhile"):
+        controls.extend(game.pk, expected_version=game.version, by=timedelta(hours=2), now=T0)
     assert fresh(game).phase_deadline == T0 + timedelta(hours=3)
 
 
 def test_advance_now_applies_the_defaults_before_the_deadline():
     game = new_game()
-    services.advance_now(game.pk, expected_version=game.version, now=T0)
+    controls.advance_now(game.pk, expected_version=game.version, now=T0)
     assert fresh(game).engine_state().phase.kind == "load"
 
 
@@ -169,7 +181,7 @@ def test_replacing_a_player_revokes_old_links_and_sends_the_current_email(client
     seat = game.seats.get(index=1)
     old_link = links.seat_url(seat).replace("http://testserver", "")
     deliver_pending()
-    services.replace_player(
+    controls.replace_player(
         seat.pk,
         expected_version=game.version,
         name="Bea",
@@ -188,9 +200,9 @@ def test_replacing_a_player_revokes_old_links_and_sends_the_current_email(client
 
 def test_cancel_stops_the_game_and_its_deadlines():
     game = new_game()
-    cancelled = services.cancel(game.pk, expected_version=game.version, now=T0)
+    cancelled = controls.cancel(game.pk, expected_version=game.version, now=T0)
     assert cancelled.status == Game.Status.CANCELLED and cancelled.phase_deadline is None
-    assert not services.advance(game.pk, now=T0 + timedelta(days=1))
+    assert not timers.advance(game.pk, now=T0 + timedelta(days=1))
 
 
 def test_a_game_without_early_advance_holds_a_complete_phase_until_its_deadline():
@@ -198,11 +210,11 @@ def test_a_game_without_early_advance_holds_a_complete_phase_until_its_deadline(
     since = game.engine_state().phase.since
     for index in (1, 2):
         seat = game.seats.get(index=index)
-        services.submit(
+        moves.submit(
             seat, {"type": "set_aside", "cards": []}, version=since, key=f"s{index}", now=T0
         )
     assert fresh(game).engine_state().phase.kind == "market"
-    assert services.advance(game.pk, now=T0 + timedelta(hours=1))
+    assert timers.advance(game.pk, now=T0 + timedelta(hours=1))
     assert fresh(game).engine_state().phase.kind == "load"
     assert "timed_out" not in log_types(game)
 
@@ -297,7 +309,7 @@ def test_a_reminder_due_again_soon_after_the_last_one_was_handed_out_is_not_held
 def test_the_sweep_hands_an_ended_bargaining_time_out_once_and_again_only_if_it_was_lost():
     game = new_game()
     for _ in ("market", "load"):
-        services.advance(game.pk, now=T0, force=True)
+        timers.advance(game.pk, now=T0, force=True)
     game = fresh(game)  # the inspection's bargaining time is half its 30 minutes
     assert game.bargaining_until == T0 + timedelta(minutes=15)
     sweeps = Sweeps()
@@ -310,7 +322,7 @@ def test_the_sweep_hands_an_ended_bargaining_time_out_once_and_again_only_if_it_
 
 def test_a_paused_game_is_not_swept():
     game = new_game()
-    services.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=1))
+    controls.pause(game.pk, expected_version=game.version, now=T0 + timedelta(minutes=1))
     sweeps = Sweeps()
     sweeps.at(T0 + timedelta(hours=3))
     assert (sweeps.advance, sweeps.remind, sweeps.bargaining) == ([], [], [])
@@ -319,7 +331,7 @@ def test_a_paused_game_is_not_swept():
 def test_the_next_email_tells_what_timed_out():
     game = new_game()
     deliver_pending()
-    services.advance(game.pk, now=T0 + timedelta(hours=1))
+    timers.advance(game.pk, now=T0 + timedelta(hours=1))
     deliver_pending()
     latest = [m for m in mail.outbox if m.to == ["ben@example.org"]][-1]
     assert "Time ran out for you, Cid" in latest.body
@@ -360,9 +372,9 @@ def test_a_transition_worked_out_ahead_is_written_as_it_was_planned():
     game = new_game()
     deadline = game.phase_deadline
     late = set(engine.awaiting(game.engine_state()))
-    plans = services.plan_advances([(game.pk, None)], at=deadline)
-    with mock.patch.object(services, "_transition", side_effect=AssertionError("recomputed")):
-        assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
+    plans = timers.plan_advances([(game.pk, None)], at=deadline)
+    with mock.patch.object(timers, "_transition", side_effect=AssertionError("recomputed")):
+        assert timers.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
     moved = fresh(game)
     assert moved.engine_state().phase.kind == "load"
     assert moved.phase_deadline == deadline + timedelta(minutes=120)
@@ -374,17 +386,17 @@ def test_a_transition_worked_out_ahead_is_written_as_it_was_planned():
 def test_a_move_after_the_plan_is_kept_and_the_deadline_still_falls():
     game = new_game()
     deadline = game.phase_deadline
-    plans = services.plan_advances([(game.pk, None)], at=deadline)
+    plans = timers.plan_advances([(game.pk, None)], at=deadline)
     first, *others = engine.awaiting(game.engine_state())
     # One merchant chooses in the last seconds: the phase goes on (the others have not).
-    outcome = services.submit(
+    outcome = moves.submit(
         game.seats.get(index=first),
         {"type": "set_aside", "cards": []},
         version=game.phase_since,
         key="last-second",
     )
     assert outcome.accepted
-    assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
+    assert timers.advance_many([(game.pk, None)], now=deadline, plans=plans) == 1
     moved = fresh(game)
     assert moved.engine_state().phase.kind == "load"
     missed = {s.index: s.missed_in_a_row for s in moved.seats.all()}
@@ -395,9 +407,9 @@ def test_a_move_after_the_plan_is_kept_and_the_deadline_still_falls():
 def test_a_plan_changes_nothing_when_the_deadline_was_moved_meanwhile():
     game = new_game()
     deadline = game.phase_deadline
-    plans = services.plan_advances([(game.pk, None)], at=deadline)
-    services.extend(game.pk, expected_version=game.version, by=timedelta(hours=1), now=deadline)
-    assert services.advance_many([(game.pk, None)], now=deadline, plans=plans) == 0
+    plans = timers.plan_advances([(game.pk, None)], at=deadline)
+    controls.extend(game.pk, expected_version=game.version, by=timedelta(hours=1), now=deadline)
+    assert timers.advance_many([(game.pk, None)], now=deadline, plans=plans) == 0
     assert fresh(game).engine_state().phase.kind == "market"
 
 
@@ -407,8 +419,8 @@ def test_many_deadlines_at_once_take_the_set_wide_writes():
     deadline = games[0].phase_deadline
     targets = [(game.pk, None) for game in games]
     before = set(OutboxEmail.objects.values_list("pk", flat=True))
-    plans = services.plan_advances(targets, at=deadline)
-    assert services.advance_many(targets, now=deadline, plans=plans) == len(games)
+    plans = timers.plan_advances(targets, at=deadline)
+    assert timers.advance_many(targets, now=deadline, plans=plans) == len(games)
     for game in games:
         moved = fresh(game)
         assert moved.engine_state().phase.kind == "load"
@@ -429,7 +441,7 @@ def black_market_game(**timing) -> Game:
     """A Black Market game whose seat 1 holds 3 Silk on its stand from the start, so
     that when the inspection times out (every bag passes) the Black Market step
     waits for seat 1's claim."""
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Silk Road",
         players=PLAYERS,
         config={"edition": 2, "black_market": True},
@@ -447,7 +459,7 @@ def to_black_market_step(game) -> datetime:
     """Every phase times out at its deadline until the Black Market step; when it began."""
     while fresh(game).engine_state().phase.kind != "black_market":
         now = fresh(game).phase_deadline
-        assert services.advance(game.pk, now=now)
+        assert timers.advance(game.pk, now=now)
     assert fresh(game).engine_state().phase.seats == [1]
     return now
 
@@ -489,7 +501,7 @@ def test_the_sweep_times_the_black_market_step_out_with_no_claim():
     assert sweeps.advance == [] and sweeps.ahead == []
     sweeps.at(deadline)
     [chunk] = sweeps.advance
-    assert services.advance_many(chunk, now=deadline) == 1
+    assert timers.advance_many(chunk, now=deadline) == 1
     game = fresh(game)
     state = game.engine_state()
     assert state.round == 2 and state.phase.kind == "market"
@@ -504,6 +516,6 @@ def test_the_black_market_step_reminds_only_the_merchant_it_waits_for():
     began = to_black_market_step(game)
     assert fresh(game).reminder_at == began + timedelta(minutes=40)
     before = set(OutboxEmail.objects.values_list("pk", flat=True))
-    assert services.send_reminders(game.pk, now=began + timedelta(minutes=40)) == 1
+    assert timers.send_reminders(game.pk, now=began + timedelta(minutes=40)) == 1
     reminders = OutboxEmail.objects.exclude(pk__in=before).filter(key__contains=":remind")
     assert [r.to for r in reminders] == ["ben@example.org"]

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from fixtures_pages import form_for, forms_of, fresh, messages_of, path_of, post_form
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.models import Game, Seat
 from tests.mailplay import mails_by_name as mails
 
@@ -16,14 +16,14 @@ NAMES = ("Ann", "Ben", "Cid", "Dee")
 
 
 def at_inspection() -> Game:
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Demands",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
         config={"edition": 2},
         seed="d3" * 32,
     )
-    services.advance(game.pk, force=True)
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
     game = fresh(game)
     assert game.engine_state().phase.kind == "inspection"
     # Every seat is told all there is so far, by email at each move.
@@ -47,7 +47,7 @@ def demand(game: Game, merchant: int) -> None:
         "to": merchant,
         "terms": {"gold": 3, "sheriff": [{"bag": merchant, "action": "pass"}]},
     }
-    assert services.submit(seat, command, version=state.phase.since, key="demand").accepted
+    assert moves.submit(seat, command, version=state.phase.since, key="demand").accepted
 
 
 def test_a_merchant_reads_a_demand_as_a_demand_and_may_refuse_it():
@@ -89,10 +89,10 @@ def test_a_demand_that_lapses_is_told_as_a_demand():
     state = fresh(game).engine_state()
     merchant = game.seats.get(index=1)
     said = {"type": "say_no_offer"}
-    assert services.submit(merchant, said, version=state.phase.since, key="none").accepted
+    assert moves.submit(merchant, said, version=state.phase.since, key="none").accepted
     sheriff = game.seats.get(index=state.sheriff)
     command = {"type": "pass_bag", "bag": 1}
-    assert services.submit(sheriff, command, version=state.phase.since, key="pass").accepted
+    assert moves.submit(sheriff, command, version=state.phase.since, key="pass").accepted
     _, _, html = page(fresh(game), 1)
     assert "Demand #1 lapsed." in html
     assert "Offer #1 lapsed." not in html

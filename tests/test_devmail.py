@@ -9,7 +9,7 @@ import pytest
 from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 
-from games.core import services
+from games.core import game_setup
 from games.mail.dev_backend import DevMailboxBackend
 from games.models import DevMail, Game
 from tests.mailplay import deliver_pending
@@ -23,8 +23,8 @@ def devmail(settings):
 
 
 def new_game(name: str, names=("Ann", "Ben", "Cid")) -> Game:
-    players = [services.PlayerSpec(n, f"{n.lower()}@{name.lower()}.example") for n in names]
-    return services.create_game(
+    players = [game_setup.PlayerSpec(n, f"{n.lower()}@{name.lower()}.example") for n in names]
+    return game_setup.create_game(
         name=name,
         players=players,
         config={"edition": 2},

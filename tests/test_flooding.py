@@ -9,7 +9,7 @@ import pytest
 from fixtures_pages import fresh, messages_of, path_of, start_game
 
 from games import engine
-from games.core import services
+from games.core import moves, timers
 from games.engine.inspection import MAX_OFFER_MOVES, OFFER_LIMIT
 from games.mail import outbox
 from games.models import OutboxEmail, Submission
@@ -25,7 +25,7 @@ NOTHING_ASIDE = {"type": "set_aside", "cards": []}
 def submit(game, index: int, command: dict, key: str, now=None):
     seat = game.seats.get(index=index)
     since = fresh(game).engine_state().phase.since
-    return services.submit(seat, command, version=since, key=key, now=now)
+    return moves.submit(seat, command, version=since, key=key, now=now)
 
 
 # --- pacing ------------------------------------------------------------------------------
@@ -138,8 +138,8 @@ def bargaining(settings, clock):
     """A game in its inspection, offer emails waiting 60 s of quiet, 300 s at most."""
     settings.OFFER_EMAIL_QUIET_SECONDS, settings.OFFER_EMAIL_MAX_WAIT_SECONDS = 60, 300
     game = start_game()
-    services.advance(game.pk, force=True)  # the market: nothing set aside
-    services.advance(game.pk, force=True)  # loading: the default bags
+    timers.advance(game.pk, force=True)  # the market: nothing set aside
+    timers.advance(game.pk, force=True)  # loading: the default bags
     game = fresh(game)
     assert game.engine_state().phase.kind == "inspection"
     return game
@@ -209,7 +209,7 @@ def log_of(response) -> list:
 def test_the_whole_log_is_read_a_page_at_a_time_in_order_of_play(client):
     game = start_game()
     for _ in range(24):  # deadlines pass: the defaults play the game to its end
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     path = path_of(game.seats.get(index=1))
     state = fresh(game).engine_state()
     events = fresh(game).events.order_by("-seq").values_list("data", flat=True)

@@ -27,16 +27,16 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games.core import services, tasks
+from games.core import game_setup, tasks
 from games.models import Game
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def new_game(now=None, name="Frozen"):
-    return services.create_game(
+    return game_setup.create_game(
         name=name,
         players=PLAYERS,
         config={"edition": 2},

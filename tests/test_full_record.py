@@ -13,7 +13,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from games.core import links, services
+from games.core import controls, links
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, Submission
 from games.organizer import records
 from games.present import presenters
@@ -118,7 +118,7 @@ def test_the_full_record_is_hidden_while_the_game_runs(request, who, game):
 def test_the_full_record_is_open_once_the_game_is_over(request, who, end, game):
     client = request.getfixturevalue(who)
     if end == "cancelled":
-        services.cancel(game.pk, expected_version=game.version)
+        controls.cancel(game.pk, expected_version=game.version)
     else:
         finish(game)
     assert fresh(game).status == end
@@ -261,7 +261,7 @@ def test_the_next_emails_tell_it_too(superuser, game):
     superuser.post(open_url(game), {"reason": REASON})
     OutboxEmail.objects.all().delete()
     seat = Seat.objects.get(game=game, index=0)
-    services.resend_email(seat.pk, expected_version=fresh(game).version)
+    controls.resend_email(seat.pk, expected_version=fresh(game).version)
     deliver_pending()
     email = OutboxEmail.objects.get(seat=seat)
     assert "full record on " in email.text and f"(reason: {REASON})." in email.text

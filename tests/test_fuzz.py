@@ -20,7 +20,7 @@ from fixtures_pages import decide_buttons, form_for, forms_of, fresh, path_of, s
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import services
+from games.core import moves, timers
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES
 from games.models import Game, GameEvent, Submission
@@ -225,8 +225,8 @@ def deputies_and_black_market(db, client):
     both Deputies, another merchant's bag passed, with three Silk on their stand,
     so the pages hold joint offers and demands, calls and the claim form."""
     game = start_game(players=("Ann", "Ben", "Cid", "Dee", "Eve", "Fay"), black_market=True)
-    services.advance(game.pk, force=True)
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
     state = fresh(game).engine_state()
     first, second = state.deputies
     payer, other = state.merchants()[:2]
@@ -243,7 +243,7 @@ def deputies_and_black_market(db, client):
     ):
         game = fresh(game)
         since = game.engine_state().phase.since  # the phase a page would show
-        outcome = services.submit(
+        outcome = moves.submit(
             game.seats.get(index=seat), command, version=since, key=f"k{game.version}"
         )
         assert outcome.accepted, outcome.message

@@ -18,14 +18,14 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games.core import health, links, services
+from games.core import game_setup, health, links
 from games.mail import outbox
 from games.mail import tasks as mail_tasks
 from games.models import Game, OutboxEmail
 
 pytestmark = pytest.mark.django_db
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 SHALLOW = {"celery": 0, "deadlines": 0}
 BROKER_QUEUE_DEPTHS = health.queue_depths  # the real one, before any test replaces it
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def queues():
 
 
 def new_game(name="Secret Table"):
-    return services.create_game(
+    return game_setup.create_game(
         name=name,
         players=PLAYERS,
         config={"edition": 2},

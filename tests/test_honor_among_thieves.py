@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from fixtures_pages import fresh, path_of
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.models import Game
 from tests.builders import rig
 from tests.mailplay import mails_by_name as mails
@@ -30,26 +30,26 @@ SHOWN_TO_OTHERS = (
 def submit(game: Game, index: int, command: dict, key: str) -> None:
     seat = game.seats.get(index=index)
     since = fresh(game).engine_state().phase.since
-    assert services.submit(seat, command, version=since, key=key).accepted
+    assert moves.submit(seat, command, version=since, key=key).accepted
 
 
 def smuggler_short_of_silk() -> Game:
     """Ben carries 2 Cheese and a Pepper declared as Cheese, promises Ann a Silk from
     his bag to pass, and Ann accepts."""
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Honor",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES],
         config={"edition": 2},
         seed="5e" * 32,
     )
-    services.advance(game.pk, force=True)  # the market: nothing set aside
+    timers.advance(game.pk, force=True)  # the market: nothing set aside
     game = fresh(game)
     state = rig(game.engine_state(), f"hand:{BEN}", [*BAG, "apples", "apples", "apples"])
     Game.objects.filter(pk=game.pk).update(state=state.to_dict())
     bag = [c for c in state.hand(BEN) if state.type_of(c) != "apples"]
     load = {"type": "load_bag", "cards": bag, "declared": "cheese", "count": 3}
     submit(game, BEN, load, "load")
-    services.advance(game.pk, force=True)  # the others load their default bags
+    timers.advance(game.pk, force=True)  # the others load their default bags
     terms = {"gold": 0, "bag_goods": {"silk": 1}, "sheriff": [{"bag": BEN, "action": "pass"}]}
     submit(game, BEN, {"type": "make_offer", "to": ANN, "terms": terms}, "offer")
     submit(game, ANN, {"type": "accept_offer", "offer": 1, "revision": 1}, "accept")
@@ -98,7 +98,7 @@ def test_the_deal_says_the_bag_goods_were_promised_not_paid():
 def test_the_sheriffs_email_tells_what_he_was_shown_and_the_others_do_not():
     game = smuggler_short_of_silk()
     mails()  # the emails the deal owed
-    services.advance(game.pk, force=True)  # the inspection ends, so does the round
+    timers.advance(game.pk, force=True)  # the inspection ends, so does the round
     sent = mails()
     assert SHOWN_TO_ANN in sent["Ann"].body
     for name in ("Cid", "Dee"):

@@ -9,16 +9,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core import links, services
+from games.core import controls, game_setup, links
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 def new_game(name="Zanzibar Night"):
-    return services.create_game(name=name, players=PLAYERS, config={"edition": 2})
+    return game_setup.create_game(name=name, players=PLAYERS, config={"edition": 2})
 
 
 def path(token: str) -> str:
@@ -91,7 +91,7 @@ def test_links_stop_working_some_days_after_the_game_ends(settings):
 def test_a_cancelled_game_stays_readable_with_no_move_to_make():
     game = new_game()
     token = links.make_token(game.seats.get(index=1))
-    services.cancel(game.pk, expected_version=game.version)
+    controls.cancel(game.pk, expected_version=game.version)
     status, html = get(token)
     assert status == 200
     assert "The organizer cancelled this game on" in html

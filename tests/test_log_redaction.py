@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 from gunicorn.config import Config
 
-from games.core import links, services
+from games.core import game_setup, links
 from sheriff_pbem.celery import redact_seat_tokens
 from sheriff_pbem.gunicorn_logging import RedactingLogger
 from sheriff_pbem.security import RedactSeatTokens, redact
@@ -97,9 +97,9 @@ def test_every_handler_a_record_reaches_has_the_filter(name):
 @pytest.mark.django_db
 def test_djangos_warnings_about_a_seat_page_reach_the_console_without_the_token():
     """A refused CSRF check, a 405 and a 410 are logged by Django with the path."""
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Logs",
-        players=[services.PlayerSpec(n, f"{n}@example.org") for n in ("a", "b", "c")],
+        players=[game_setup.PlayerSpec(n, f"{n}@example.org") for n in ("a", "b", "c")],
         config={"edition": 2},
         seed="c3" * 32,
     )

@@ -11,7 +11,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games.core import services
+from games.core import controls, game_setup
 from games.core.links import settings_url
 from games.models import Game, Seat
 from games.words.typed_text import look_alike, skeleton
@@ -26,8 +26,8 @@ PLAYERS = ("Ann", "Ben", "Cid")
 
 
 def create(names) -> Game:
-    players = [services.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate(names)]
-    return services.create_game(name="Look-alikes", players=players, config={"edition": 2})
+    players = [game_setup.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate(names)]
+    return game_setup.create_game(name="Look-alikes", players=players, config={"edition": 2})
 
 
 # --- the comparison ----------------------------------------------------------------------
@@ -100,7 +100,7 @@ def test_a_replacement_cannot_take_a_look_alike_of_another_seats_name():
     game = create(PLAYERS)
     seat = game.seats.get(index=2)
     with pytest.raises(ValueError, match="would read as the same name"):
-        services.replace_player(
+        controls.replace_player(
             seat.pk, expected_version=game.version, name=CYRILLIC_ANN, email="eve@example.org"
         )
     assert Seat.objects.get(pk=seat.pk).name == "Cid"

@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 from fixtures_pages import fresh, start_game
 
-from games.core import services
+from games.core import moves, timers
 from games.mail import outbox
 from games.models import OutboxEmail, Seat
 from tests.mailplay import deliver_pending
@@ -38,8 +38,8 @@ def game(settings, clock):
     waiting 60 s of quiet; every email owed so far sent."""
     settings.OFFER_EMAIL_QUIET_SECONDS, settings.OFFER_EMAIL_MAX_WAIT_SECONDS = 60, 300
     game = start_game()
-    services.advance(game.pk, force=True)
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
     game = fresh(game)
     assert game.engine_state().phase.kind == "inspection"
     deliver_pending()
@@ -48,9 +48,7 @@ def game(settings, clock):
 
 def submit(game, index: int, command: dict, key: str):
     seat = game.seats.get(index=index)
-    outcome = services.submit(
-        seat, command, version=fresh(game).engine_state().phase.since, key=key
-    )
+    outcome = moves.submit(seat, command, version=fresh(game).engine_state().phase.since, key=key)
     assert outcome.accepted, outcome.message
     return outcome
 
@@ -65,7 +63,7 @@ def test_an_offer_email_whose_news_the_round_over_email_told_is_dropped(game, cl
     (waiting,) = offer_emails(game, 0)  # Ann's, gathered: due in 60 s
     clock.at(5)
     submit(game, 0, {"type": "accept_offer", "offer": 1, "revision": 1}, "deal")
-    services.advance(game.pk, force=True)  # the inspection's deadline: the round is over
+    timers.advance(game.pk, force=True)  # the inspection's deadline: the round is over
     assert fresh(game).engine_state().round == 2
     deliver_pending()  # "Round 1 is over" tells the offer and the deal
     mailoutbox.clear()

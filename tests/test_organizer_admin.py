@@ -15,8 +15,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games.core import services
+from games.core import controls, game_setup, moves, timers
 from games.engine.invariants import hidden_perturbation
+from games.mail import outbox
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
 from tests.mailplay import deliver_pending
 from tests.test_play_by_email import VOLATILE
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 PARIS = ZoneInfo("Europe/Paris")
 PLAYERS = [
-    services.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Paris")
+    game_setup.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Paris")
     for n in ("Ann", "Ben", "Cid")
 ]
 RAW_CODES = ("market_turn", "game_started", "cards_moved", "first_sheriff", "Version ", "(seat 0)")
@@ -43,7 +44,7 @@ NEW_GAME = {
 
 
 def new_game(edition=1, seed="c0" * 32, **timing) -> Game:
-    return services.create_game(
+    return game_setup.create_game(
         name="Thursday",
         players=PLAYERS,
         config={"edition": edition, "royal_goods": True},
@@ -69,7 +70,7 @@ def fresh(game) -> Game:
 
 def advance(game, times: int = 1) -> Game:
     for _ in range(times):
-        services.advance_now(game.pk, expected_version=fresh(game).version)
+        controls.advance_now(game.pk, expected_version=fresh(game).version)
     return fresh(game)
 
 
@@ -83,7 +84,7 @@ def load(game, seat_index: int, count: int) -> None:
     """The seat loads ``count`` cards of its hand and declares Apples."""
     state = fresh(game).engine_state()
     cards = sorted(state.hand(seat_index))[:count]
-    outcome = services.submit(
+    outcome = moves.submit(
         Seat.objects.get(game=game, index=seat_index),
         {"type": "load_bag", "cards": cards, "declared": "apples", "count": count},
         version=state.phase.since,
@@ -240,7 +241,7 @@ def test_the_game_list_reads_as_words_with_zones(organizer):
 
 def test_a_paused_game_says_since_when_in_its_zone(organizer):
     game = new_game(edition=2, market_minutes=60)
-    services.pause(game.pk, expected_version=game.version)
+    controls.pause(game.pk, expected_version=game.version)
     paused_at = fresh(game).paused_at.astimezone(PARIS)
     html = page(organizer, change_url(game))
     assert f"since {paused_at:%a} {paused_at.day} {paused_at:%b %Y, %H:%M} (Europe/Paris)" in html
@@ -346,7 +347,7 @@ def test_a_game_in_play_cannot_be_deleted(organizer):
 
 def test_a_cancelled_game_can_be_deleted_with_its_records(organizer):
     game = new_game()
-    services.cancel(game.pk, expected_version=game.version)
+    controls.cancel(game.pk, expected_version=game.version)
     delete_url = reverse("admin:games_game_delete", args=[game.pk])
     assert delete_url in page(organizer, change_url(game))
     confirm = page(organizer, delete_url)
@@ -439,7 +440,7 @@ def test_the_seed_is_in_the_log_once_the_game_is_over(organizer):
 
 def test_the_missed_deadline_alert_links_to_the_games_admin_page(settings):
     settings.SITE_URL = "https://sheriff.example.org"
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Clockwork",
         players=PLAYERS,
         config={"edition": 2},
@@ -448,8 +449,10 @@ def test_the_missed_deadline_alert_links_to_the_games_admin_page(settings):
         timing={"deadline_mode": "duration", "market_minutes": 60, "miss_alert_after": 1},
         now=datetime(2026, 11, 23, 9, 0, tzinfo=UTC),
     )
-    services.advance(game.pk, now=fresh(game).phase_deadline + timedelta(seconds=1))
+    timers.advance(game.pk, now=fresh(game).phase_deadline + timedelta(seconds=1))
     alert = OutboxEmail.objects.filter(to="org@example.org").first()
+    outbox.deliver(alert.pk)  # an alert is written when it is sent
+    alert.refresh_from_db()
     link = f"https://sheriff.example.org/admin/games/game/{game.pk}/change/"
     assert link in alert.text and f'href="{link}"' in alert.html
     assert re.search(

@@ -12,19 +12,19 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games.core import links, services
+from games.core import controls, game_setup, links
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
 
 STALE = "The game changed meanwhile; nothing was done."
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 @pytest.fixture
 def game():
-    return services.create_game(
+    return game_setup.create_game(
         name="Controlled",
         players=PLAYERS,
         config={"edition": 2},
@@ -144,7 +144,7 @@ def test_replace_player_refuses_bad_input(organizer, game, fields, message):
 
 
 def test_replace_player_refuses_a_seat_of_another_game(organizer, game):
-    other = services.create_game(name="Other", players=PLAYERS, config={"edition": 2})
+    other = game_setup.create_game(name="Other", players=PLAYERS, config={"edition": 2})
     seat = other.seats.get(index=0)
     _, notes = post(
         organizer,
@@ -309,7 +309,7 @@ def test_a_replacement_keeps_the_seats_zone_and_the_others_read_of_it(organizer,
     assert Seat.objects.get(pk=ben.pk).timezone == "America/Lima"  # none sent: the seat's
     deliver_pending()
     mail.outbox.clear()
-    services.advance_now(game.pk, expected_version=fresh(game).version)  # on to the load
+    controls.advance_now(game.pk, expected_version=fresh(game).version)  # on to the load
     deliver_pending()
     told = {m.to[0]: m.body for m in mail.outbox}
     spanish = "Nota del organizador: Dora ocupa el asiento 2 en lugar de Ben."

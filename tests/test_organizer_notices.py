@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games.core import services
+from games.core import controls, game_setup, game_writes, moves
 from games.engine import CARD_TYPES
 from games.models import Game, OutboxEmail
 from tests.fixtures_pages import form_for, fresh, messages_of, path_of, post_form
@@ -22,8 +22,8 @@ NAMES = ["Ann", "Ben", "Cid"]
 
 @pytest.fixture
 def game():
-    players = [services.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Madrid") for n in NAMES]
-    game = services.create_game(
+    players = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Madrid") for n in NAMES]
+    game = game_setup.create_game(
         name="Notices",
         players=players,
         config={"edition": 2},
@@ -46,7 +46,7 @@ def test_a_pause_is_emailed_refuses_moves_and_shows_on_the_page(game):
     ben = Client()
     path = path_of(game.seats.get(index=1))
     form = form_for(ben.get(path).content.decode(), "set_aside")  # a page opened before
-    services.pause(game.pk, expected_version=game.version)
+    controls.pause(game.pk, expected_version=game.version)
     bodies = told()
     assert sorted(bodies) == NAMES
     assert all(b.startswith("The organizer paused the game") for b in bodies.values())
@@ -63,13 +63,13 @@ def test_a_pause_is_emailed_refuses_moves_and_shows_on_the_page(game):
 
 
 def test_resume_and_extend_are_emailed_with_the_new_deadline(game):
-    paused = services.pause(game.pk, expected_version=game.version)
+    paused = controls.pause(game.pk, expected_version=game.version)
     told()
-    resumed = services.resume(game.pk, expected_version=paused.version)
+    resumed = controls.resume(game.pk, expected_version=paused.version)
     bodies = told()
     assert all(b.startswith("The game resumes") for b in bodies.values())
     assert "Deadline:" in bodies["Cid"] and "(Europe/Madrid)" in bodies["Cid"]
-    services.extend(game.pk, expected_version=resumed.version, by=timedelta(hours=5))
+    controls.extend(game.pk, expected_version=resumed.version, by=timedelta(hours=5))
     bodies = told()
     assert all(b.startswith("The deadline is extended") for b in bodies.values())
     local = fresh(game).phase_deadline.astimezone(ZoneInfo("Europe/Madrid"))
@@ -77,7 +77,7 @@ def test_resume_and_extend_are_emailed_with_the_new_deadline(game):
 
 
 def test_a_cancel_is_emailed(game):
-    services.cancel(game.pk, expected_version=game.version)
+    controls.cancel(game.pk, expected_version=game.version)
     bodies = told()
     assert sorted(bodies) == NAMES
     assert all("The organizer cancelled this game on" in b for b in bodies.values())
@@ -89,12 +89,12 @@ def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
     path = path_of(game.seats.get(index=1))
     instruction = "Choose up to 5 cards to set aside."
     assert instruction in Client().get(path).content.decode()
-    services.pause(game.pk, expected_version=game.version)
+    controls.pause(game.pk, expected_version=game.version)
     html = Client().get(path).content.decode()
     assert "Paused by the organizer since" in html and instruction not in html
     assert "<h2>Game paused</h2>" in html  # not the phase's title, "Market"
-    services.resume(game.pk, expected_version=fresh(game).version)
-    services.cancel(game.pk, expected_version=fresh(game).version)
+    controls.resume(game.pk, expected_version=fresh(game).version)
+    controls.cancel(game.pk, expected_version=fresh(game).version)
     html = Client().get(path).content.decode()
     assert "The organizer cancelled this game on" in html and instruction not in html
     assert "<h2>Game cancelled</h2>" in html
@@ -102,17 +102,17 @@ def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
 
 
 def test_advance_now_is_not_the_players_miss(game):
-    services.advance_now(game.pk, expected_version=game.version)
+    controls.advance_now(game.pk, expected_version=game.version)
     assert fresh(game).engine_state().phase.kind == "load"
     assert set(Game.objects.get(pk=game.pk).seats.values_list("missed_in_a_row", flat=True)) == {0}
 
 
 def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(game):
-    services.advance_now(game.pk, expected_version=game.version)  # the market: Ben, Cid
+    controls.advance_now(game.pk, expected_version=game.version)  # the market: Ben, Cid
     bodies = told()
     assert "The organizer moved the game on: Cid and you set nothing aside" in bodies["Ben"]
     assert "The organizer moved the game on: Ben and you set nothing aside" in bodies["Cid"]
-    services.advance_now(game.pk, expected_version=fresh(game).version)  # the load
+    controls.advance_now(game.pk, expected_version=fresh(game).version)  # the load
     bodies = told()
     moved = "The organizer moved the game on: "
     assert moved + "Ben's and Cid's bags were loaded with the default move." in bodies["Ann"]
@@ -122,7 +122,7 @@ def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(ga
     assert "The organizer moved the game on: Cid and you set nothing aside" in page
     assert "Cid&#x27;s and your bags were loaded with the default move." in page
     assert "Time ran out" not in page
-    services.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
+    controls.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
     bodies = told()
     assert moved + "the bags Ann had not decided pass unopened (the default move)." in bodies["Ben"]
     assert moved + "the bags you had not decided pass unopened" in bodies["Ann"]
@@ -133,9 +133,9 @@ def test_advance_now_on_a_complete_phase_held_to_its_deadline_is_logged(game):
     since = game.engine_state().phase.since
     for index in (1, 2):
         seat = game.seats.get(index=index)
-        services.submit(seat, {"type": "set_aside", "cards": []}, version=since, key=f"k{index}")
+        moves.submit(seat, {"type": "set_aside", "cards": []}, version=since, key=f"k{index}")
     told()
-    services.advance_now(game.pk, expected_version=fresh(game).version)
+    controls.advance_now(game.pk, expected_version=fresh(game).version)
     assert fresh(game).engine_state().phase.kind == "load"
     assert "The organizer moved the game on." in told()["Ben"]
 
@@ -143,7 +143,7 @@ def test_advance_now_on_a_complete_phase_held_to_its_deadline_is_logged(game):
 def replace_ben(game, email="bea@example.org", version=None):
     ben = game.seats.get(index=1)
     version = fresh(game).version if version is None else version
-    return services.replace_player(ben.pk, expected_version=version, name="Bea", email=email)
+    return controls.replace_player(ben.pk, expected_version=version, name="Bea", email=email)
 
 
 def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_game(game):
@@ -171,7 +171,7 @@ def test_without_an_organizer_address_the_replaced_player_is_told_to_ask_the_org
 
 
 def test_the_replaced_players_email_is_owed_only_with_the_replacement(game):
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(game_writes.ServiceError):
         replace_ben(game, version=game.version - 1)  # a stale page: nothing is done
     assert not OutboxEmail.objects.filter(to="ben@example.org", kind="replaced").exists()
     replace_ben(game)
@@ -193,9 +193,9 @@ def subjects() -> dict:
 def test_a_halted_game_asks_no_move_in_its_subjects(game):
     """Ben's market choice is awaited, but a paused game takes no move: its emails
     are news; a cancelled game's last email says so first."""
-    services.pause(game.pk, expected_version=game.version)
+    controls.pause(game.pk, expected_version=game.version)
     assert subjects()["Ben"] == "News: Notices, round 1"
-    services.resume(game.pk, expected_version=fresh(game).version)
+    controls.resume(game.pk, expected_version=fresh(game).version)
     assert subjects()["Ben"] == "Your move: Notices, round 1"
-    services.cancel(game.pk, expected_version=fresh(game).version)
+    controls.cancel(game.pk, expected_version=fresh(game).version)
     assert set(subjects().values()) == {"Cancelled: Notices"}

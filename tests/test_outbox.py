@@ -13,14 +13,14 @@ from anymail.exceptions import AnymailAPIError, AnymailInvalidAddress, AnymailRe
 from django.core import mail
 from django.utils import timezone
 
-from games.core import notifications, services
+from games.core import game_setup, game_writes, moves, notifications
 from games.mail import outbox
 from games.mail import tasks as mail_tasks
 from games.models import Game, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 def api_error(status: int) -> AnymailAPIError:
@@ -31,7 +31,9 @@ def api_error(status: int) -> AnymailAPIError:
 
 
 def new_game():
-    return services.create_game(name="Post", players=PLAYERS, config={"edition": 2}, seed="e7" * 32)
+    return game_setup.create_game(
+        name="Post", players=PLAYERS, config={"edition": 2}, seed="e7" * 32
+    )
 
 
 def first_email(game) -> OutboxEmail:
@@ -84,7 +86,7 @@ def test_a_known_failure_is_retried_with_the_game_as_it_is_then(monkeypatch, err
     first_version = email.rendered_version
     cid = game.seats.get(index=2)
     since = game.engine_state().phase.since
-    assert services.submit(cid, {"type": "set_aside", "cards": []}, version=since, key="c").accepted
+    assert moves.submit(cid, {"type": "set_aside", "cards": []}, version=since, key="c").accepted
     esp_works(monkeypatch)
     assert outbox.deliver(email.pk, now=email.next_attempt_at) == "sent"
     email.refresh_from_db()
@@ -206,7 +208,7 @@ def test_a_deadlock_victim_is_run_again_and_other_errors_are_not():
 
     calls = []
 
-    @services.retried_on_deadlock
+    @game_writes.retried_on_deadlock
     def write(fail_with):
         calls.append(fail_with)
         if len(calls) == 1:

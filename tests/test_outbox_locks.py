@@ -14,7 +14,7 @@ from django.core import mail
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import connection
 
-from games.core import notifications, services
+from games.core import game_setup, moves, notifications
 from games.mail import outbox
 from games.models import OutboxEmail, Seat
 from tests.mailplay import deliver_pending
@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
 ]
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 class HeldAnswerBackend(BaseEmailBackend):
@@ -57,7 +57,7 @@ def in_thread(call) -> tuple[threading.Thread, dict]:
 
 
 def test_a_move_goes_through_while_the_esp_holds_an_email_of_the_same_seat(settings):
-    game = services.create_game(name="Locks", players=PLAYERS, config={"edition": 2})
+    game = game_setup.create_game(name="Locks", players=PLAYERS, config={"edition": 2})
     deliver_pending()
     ben = game.seats.get(index=1)
     Seat.objects.filter(pk=ben.pk).update(missed_in_a_row=1)  # a move then updates the seat
@@ -72,7 +72,7 @@ def test_a_move_goes_through_while_the_esp_holds_an_email_of_the_same_seat(setti
         assert HeldAnswerBackend.called.wait(10), "the email was never handed to the ESP"
         since = game.engine_state().phase.since
         move = {"type": "set_aside", "cards": []}
-        moving, moved = in_thread(lambda: services.submit(ben, move, version=since, key="k1"))
+        moving, moved = in_thread(lambda: moves.submit(ben, move, version=since, key="k1"))
         moving.join(5)
         assert not moving.is_alive(), "the move waited for the ESP's answer"
     finally:

@@ -19,7 +19,7 @@ from fixtures_pages import (
     start_game,
 )
 
-from games.core import services
+from games.core import moves, timers
 from games.engine import CARD_TYPES
 from games.models import Game, Submission
 from games.web import views
@@ -100,7 +100,7 @@ def log_texts(response) -> list:
 
 def test_the_log_shows_the_latest_lines_with_a_link_to_all(client, game):
     for _ in range(8):  # deadlines pass: the defaults fill a few rounds of the log
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     path = path_of(seat(game, 1))
     latest = client.get(path)
     every = client.get(path + "?log=all")
@@ -115,7 +115,7 @@ def test_the_latest_lines_read_in_small_batches_are_the_same(client, game, monke
     """The page's first batch of events comes with its seat; the next ones are read
     as the log asks for more."""
     for _ in range(8):
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     path = path_of(seat(game, 1))
     latest = log_texts(client.get(path))
     monkeypatch.setattr(views, "EVENTS_BATCH", 3)
@@ -124,7 +124,7 @@ def test_the_latest_lines_read_in_small_batches_are_the_same(client, game, monke
 
 def test_the_log_is_grouped_by_round_in_the_order_of_play(client, game):
     for _ in range(4):  # two rounds: market and loading by default, then the next round
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     response = client.get(path_of(seat(game, 1)) + "?log=all")
     groups = response.context["log"]
     assert [g["title"] for g in groups] == ["Before the first round", "Round 1", "Round 2"]
@@ -411,7 +411,7 @@ def test_the_sheriff_may_ask_only_for_face_up_goods_and_a_merchant_may_withdraw(
 
 def test_the_game_over_page_shows_scores_and_the_revealed_seed(client, game):
     while fresh(game).status == Game.Status.ACTIVE:
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     response = client.get(path_of(seat(game, 2)))
     html = response.content.decode()
     assert "Final scores" in html and "Winner" in html
@@ -683,8 +683,8 @@ def test_an_order_the_page_does_not_offer_is_refused_clearly(order):
 def test_the_first_edition_sheriff_chooses_the_order_and_confirms_it(client, first_edition_game):
     game = first_edition_game
     while fresh(game).engine_state().phase.kind != "inspection":
-        services.advance(game.pk, force=True)
-    services.submit(  # the bargaining time ends: every bag can be decided
+        timers.advance(game.pk, force=True)
+    moves.submit(  # the bargaining time ends: every bag can be decided
         seat(game, 1),
         {"type": "say_no_offer"},
         version=fresh(game).engine_state().phase.since,
@@ -692,7 +692,7 @@ def test_the_first_edition_sheriff_chooses_the_order_and_confirms_it(client, fir
     )
     for index in (2, 3):
         since = fresh(game).engine_state().phase.since
-        services.submit(seat(game, index), {"type": "say_no_offer"}, version=since, key=f"n{index}")
+        moves.submit(seat(game, index), {"type": "say_no_offer"}, version=since, key=f"n{index}")
     path = path_of(seat(game, 0))
     html = client.get(path).content.decode()
     assert 'name="order"' in html and ">highest</option>" in html

@@ -13,7 +13,7 @@ from fixtures_pages import (
     post_form,
 )
 
-from games.core import services
+from games.core import game_setup, timers
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game
@@ -26,9 +26,9 @@ FOUR = SIX[:4]
 
 
 def start(players=SIX, **config) -> Game:
-    return services.create_game(
+    return game_setup.create_game(
         name="New rules",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
+        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
         config={"edition": 2, **config},
         seed="de" * 32,
     )
@@ -36,8 +36,8 @@ def start(players=SIX, **config) -> Game:
 
 def to_inspection(game: Game) -> Game:
     """The market and the loading time out: every merchant loads the default bag."""
-    services.advance(game.pk, force=True)
-    services.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
+    timers.advance(game.pk, force=True)
     game = fresh(game)
     assert game.engine_state().phase.kind == "inspection"
     return game

@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games.core import services
+from games.core import game_setup
 from games.engine import CARD_TYPES, awaiting, project_log
 from games.engine.invariants import hidden_perturbation
 from games.mail import emails
@@ -229,7 +229,7 @@ def play_through_email(
     """Play a whole game through the emails. ``languages``: each seat's, in seat
     order (default English); ``watch(game)`` is called after every move."""
     specs = [
-        services.PlayerSpec(
+        game_setup.PlayerSpec(
             n,
             f"{n.lower()}@example.org",
             "Europe/Paris",
@@ -238,7 +238,7 @@ def play_through_email(
         for i, n in enumerate(NAMES[:players_count])
     ]
     config = {"edition": edition, "royal_goods": True, "black_market": black_market}
-    game = services.create_game(name="By mail", players=specs, config=config, seed=seed)
+    game = game_setup.create_game(name="By mail", players=specs, config=config, seed=seed)
     rnd = random.Random(rnd_seed)
     deliver_pending()
     players = [Player(game, i, rnd) for i in range(players_count)]
@@ -347,8 +347,8 @@ def test_the_new_rules_played_through_the_emails(players_count, black_market, ne
 
 
 def four_player_game(name: str, seed: str) -> Game:
-    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES[:4]]
-    return services.create_game(name=name, players=players, config={"edition": 2}, seed=seed)
+    players = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES[:4]]
+    return game_setup.create_game(name=name, players=players, config={"edition": 2}, seed=seed)
 
 
 def test_emails_are_personal_and_threaded():

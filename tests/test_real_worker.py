@@ -14,7 +14,7 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from games.core import services
+from games.core import game_setup, moves
 from games.core.tasks import advance_games, sweep_deadlines
 from games.models import Game, GameEvent, OutboxEmail
 from sheriff_pbem.celery import app
@@ -30,7 +30,7 @@ pytestmark = [
     ),
 ]
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 QUEUES = [settings.DEADLINES_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE]
 
 
@@ -99,7 +99,7 @@ def wait_for(check, seconds: float) -> float:
 
 
 def new_game(**timing):
-    return services.create_game(
+    return game_setup.create_game(
         name="Worker",
         players=PLAYERS,
         config={"edition": 2},
@@ -122,11 +122,11 @@ def test_an_early_advance_reaches_the_players_within_two_seconds(worker):
     game = new_game()
     wait_for(lambda: not OutboxEmail.objects.filter(status="pending").exists(), 10)
     since = game.engine_state().phase.since
-    services.submit(
+    moves.submit(
         game.seats.get(index=1), {"type": "set_aside", "cards": []}, version=since, key="ben"
     )
     started = time.monotonic()
-    services.submit(
+    moves.submit(
         game.seats.get(index=2), {"type": "set_aside", "cards": []}, version=since, key="cid"
     )
     assert phase(game) == "load"  # the advance commits with the last move

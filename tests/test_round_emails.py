@@ -5,7 +5,7 @@ preheader that says what each email is or asks."""
 import pytest
 from django.core import mail
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.models import Game
 from tests.fixtures_pages import path_of
 from tests.mailplay import deliver_pending, html_of, mails_by_name, preheader
@@ -16,8 +16,8 @@ NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
 def new_game(**timing) -> Game:
-    players = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES]
-    return services.create_game(
+    players = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES]
+    return game_setup.create_game(
         name="Round news", players=players, config={"edition": 2}, seed="9a" * 32, timing=timing
     )
 
@@ -46,8 +46,8 @@ def test_everyone_hears_the_game_begin_with_its_pace():
 def test_everyone_hears_how_the_round_went():
     game = new_game()
     mails_by_name()
-    services.advance(game.pk, force=True)  # the market: every merchant keeps their hand
-    services.advance(game.pk, force=True)  # loading: the default bags
+    timers.advance(game.pk, force=True)  # the market: every merchant keeps their hand
+    timers.advance(game.pk, force=True)  # loading: the default bags
     mails_by_name()
     state = Game.objects.get(pk=game.pk).engine_state()
     assert state.phase.kind == "inspection"
@@ -55,12 +55,12 @@ def test_everyone_hears_how_the_round_went():
     since = state.phase.since
     for merchant in game.seats.exclude(index=0):
         no_offer = {"type": "say_no_offer"}
-        assert services.submit(merchant, no_offer, version=since, key=f"n{merchant.index}").accepted
+        assert moves.submit(merchant, no_offer, version=since, key=f"n{merchant.index}").accepted
     assert list(mails_by_name()) == ["Alice"]  # every bag can be decided now
     for bag, move in ((1, "inspect_bag"), (2, "pass_bag"), (3, "pass_bag")):
         command = {"type": move, "bag": bag}
         since = Game.objects.get(pk=game.pk).engine_state().phase.since
-        assert services.submit(alice, command, version=since, key=f"k{bag}").accepted
+        assert moves.submit(alice, command, version=since, key=f"k{bag}").accepted
     sent = mails_by_name()
     assert sorted(sent) == NAMES  # one each, the old Sheriff and the new one included
     for name, message in sent.items():
@@ -80,7 +80,7 @@ def test_what_happened_is_grouped_by_round_in_the_order_of_the_page_log(client):
     game = new_game()
     mails_by_name()
     for _ in range(3):  # round 1 to its end by the defaults, then round 2's market
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     deliver_pending()
     carol = next(m for m in mail.outbox if "Round 2 begins" in m.body and "carol" in m.to[0])
     body = carol.body[carol.body.index("WHAT HAPPENED") :]

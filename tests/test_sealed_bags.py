@@ -9,7 +9,7 @@ from builders import do_events, start, to_load_phase
 from django.test import Client
 from fixtures_pages import path_of, start_game
 
-from games.core import services
+from games.core import controls, moves
 from games.engine import project_event, view_for
 from games.models import Game
 
@@ -69,12 +69,12 @@ def hand_sizes(html: str) -> dict:
 def test_the_table_shows_the_others_no_bag_size_before_the_reveal():
     game = start_game()
     while Game.objects.get(pk=game.pk).engine_state().phase.kind != "load":
-        services.advance_now(game.pk, expected_version=Game.objects.get(pk=game.pk).version)
+        controls.advance_now(game.pk, expected_version=Game.objects.get(pk=game.pk).version)
     state = Game.objects.get(pk=game.pk).engine_state()
     cards = sorted(state.hand(BEN))[:3]
     ben = game.seats.get(index=BEN)
     command = {"type": "load_bag", "cards": cards, "declared": "apples", "count": 3}
-    assert services.submit(ben, command, version=state.phase.since, key="load").accepted
+    assert moves.submit(ben, command, version=state.phase.since, key="load").accepted
 
     cid_page = Client().get(path_of(game.seats.get(index=CID))).content.decode()
     ben_page = Client().get(path_of(ben)).content.decode()

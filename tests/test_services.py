@@ -5,19 +5,21 @@ import hashlib
 import pytest
 from django.core import mail
 
-from games.core import services
+from games.core import game_setup, moves, timers
 from games.engine import EngineError, view_for
 from games.mail import outbox
 from games.models import Game, GameEvent, OutboxEmail, Submission
 
 pytestmark = pytest.mark.django_db
 
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid", "Dee")]
+PLAYERS = [
+    game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid", "Dee")
+]
 SEED = "ab" * 32
 
 
 def new_game(**config):
-    return services.create_game(
+    return game_setup.create_game(
         name="Test", players=PLAYERS, config={"edition": 2, **config}, seed=SEED
     )
 
@@ -43,7 +45,7 @@ def test_creating_a_game_stores_events_snapshot_and_owes_everyone_an_email():
 
 def test_an_accepted_move_advances_the_version_and_appends_events():
     game = new_game()
-    outcome = services.submit(
+    outcome = moves.submit(
         seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="k1"
     )
     game.refresh_from_db()
@@ -53,11 +55,11 @@ def test_an_accepted_move_advances_the_version_and_appends_events():
 
 def test_the_same_submission_twice_has_one_effect():
     game = new_game()
-    first = services.submit(
+    first = moves.submit(
         seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="same"
     )
     version = Game.objects.get(pk=game.pk).version
-    again = services.submit(
+    again = moves.submit(
         seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game), key="same"
     )
     assert first.accepted and again.accepted and again.repeated
@@ -69,7 +71,7 @@ def test_a_move_by_another_seat_in_the_same_phase_does_not_make_a_page_stale():
     game = new_game()
     rendered = phase(game)
     for index in (1, 2):
-        outcome = services.submit(
+        outcome = moves.submit(
             seat(game, index), {"type": "set_aside", "cards": []}, version=rendered, key=f"k{index}"
         )
         assert outcome.accepted
@@ -78,7 +80,7 @@ def test_a_move_by_another_seat_in_the_same_phase_does_not_make_a_page_stale():
 def test_a_stale_page_is_refused_and_changes_nothing():
     game = new_game()
     before = Game.objects.get(pk=game.pk).state
-    outcome = services.submit(
+    outcome = moves.submit(
         seat(game, 1), {"type": "set_aside", "cards": []}, version=phase(game) - 1, key="old"
     )
     assert not outcome.accepted and outcome.code == "stale_page"
@@ -88,7 +90,7 @@ def test_a_stale_page_is_refused_and_changes_nothing():
 def test_an_engine_error_is_reported_and_changes_nothing():
     game = new_game()
     before = Game.objects.get(pk=game.pk).version
-    outcome = services.submit(
+    outcome = moves.submit(
         seat(game, 0), {"type": "set_aside", "cards": []}, version=phase(game), key="sheriff"
     )
     assert (outcome.accepted, outcome.code) == (False, "not_a_merchant")
@@ -98,7 +100,7 @@ def test_an_engine_error_is_reported_and_changes_nothing():
 def test_the_seat_comes_from_the_link_not_the_command():
     game = new_game()
     hand_of_ben = [c["id"] for c in view_for(game.engine_state(), 1)["me"]["hand"]][:1]
-    outcome = services.submit(
+    outcome = moves.submit(
         seat(game, 2),
         {"type": "set_aside", "seat": 1, "cards": hand_of_ben},
         version=phase(game),
@@ -109,8 +111,8 @@ def test_the_seat_comes_from_the_link_not_the_command():
 
 def test_advance_is_compare_and_set_on_the_version():
     game = new_game()
-    assert services.advance(game.pk, expected_version=game.version, force=True)
-    assert not services.advance(
+    assert timers.advance(game.pk, expected_version=game.version, force=True)
+    assert not timers.advance(
         game.pk, expected_version=game.version, force=True
     )  # a duplicate task
     state = Game.objects.get(pk=game.pk).engine_state()
@@ -161,7 +163,7 @@ def test_a_typed_seed_is_mixed_with_server_randomness(settings, typed):
     """A guessable typed seed must not be recoverable from the public SHA-256."""
     settings.FIXED_SEEDS = False
     games = [
-        services.create_game(name="Typed", players=PLAYERS, config={"edition": 2}, seed=typed)
+        game_setup.create_game(name="Typed", players=PLAYERS, config={"edition": 2}, seed=typed)
         for _ in range(2)
     ]
     for game in games:
@@ -182,16 +184,16 @@ def test_fixed_seeds_deal_from_the_typed_seed_alone(settings):
 def test_a_malformed_typed_seed_is_still_refused(settings, typed):
     settings.FIXED_SEEDS = False
     with pytest.raises(EngineError):
-        services.create_game(name="Bad", players=PLAYERS, config={"edition": 2}, seed=typed)
+        game_setup.create_game(name="Bad", players=PLAYERS, config={"edition": 2}, seed=typed)
 
 
 # -- six players and the Black Market -------------------------------------------------------
 
-SIX = [*PLAYERS, *(services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Eve", "Fay"))]
+SIX = [*PLAYERS, *(game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Eve", "Fay"))]
 
 
 def test_a_six_player_game_with_deputies_is_created_and_everyone_hears_it_begin():
-    game = services.create_game(name="Six", players=SIX, config={"edition": 2}, seed=SEED)
+    game = game_setup.create_game(name="Six", players=SIX, config={"edition": 2}, seed=SEED)
     state = game.engine_state()
     assert state.config.deputies and state.sheriff is None and len(state.deputies) == 2
     assert OutboxEmail.objects.filter(game=game).count() == 6
@@ -217,7 +219,7 @@ def test_first_edition_deputies_or_black_market_are_refused_with_the_rules_messa
     players, config, message
 ):
     with pytest.raises(EngineError, match=message) as error:
-        services.create_game(name="Bad", players=players, config=config, seed=SEED)
+        game_setup.create_game(name="Bad", players=players, config=config, seed=SEED)
     assert error.value.code == "invalid_config" and not Game.objects.exists()
 
 
@@ -234,7 +236,7 @@ def test_first_edition_deputies_or_black_market_are_refused_with_the_rules_messa
     ],
 )
 def test_black_market_values_keep_the_provisional_value_of_a_blank_pile(piles, expected):
-    assert services.black_market_values(piles) == expected
+    assert game_setup.black_market_values(piles) == expected
 
 
 @pytest.mark.parametrize(
@@ -242,9 +244,9 @@ def test_black_market_values_keep_the_provisional_value_of_a_blank_pile(piles, e
 )
 def test_a_pile_is_two_whole_numbers_from_1_to_999(text):
     with pytest.raises(ValueError, match=r'The Pepper pile holds two cards: .* e.g. "30, 27"'):
-        services.black_market_values({"pepper": text})
+        game_setup.black_market_values({"pepper": text})
 
 
 def test_there_is_no_pile_of_another_kind():
     with pytest.raises(ValueError, match="No Black Market pile is called 'crossbow'"):
-        services.black_market_values({"crossbow": "30, 27"})
+        game_setup.black_market_values({"crossbow": "30, 27"})

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import fresh, path_of
 
-from games.core import deadlines, services
+from games.core import deadlines, game_setup, timers
 from games.core.links import settings_url
 from games.models import Game, Seat
 
@@ -74,9 +74,11 @@ PACE = {"deadline_mode": "duration", "market_minutes": 60, "load_minutes": 60}
 
 
 def new_game(**settings) -> Game:
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Away",
-        players=[services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ["Ann", "Ben", "Cid"]],
+        players=[
+            game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ["Ann", "Ben", "Cid"]
+        ],
         config={"edition": 2},
         seed="a7" * 32,
         timing=PACE,
@@ -94,7 +96,7 @@ def test_a_deadline_falling_while_an_awaited_player_is_away_waits_for_them():
     game = new_game()
     away(game, 1, date(2026, 3, 27), date(2026, 3, 28))  # Ben, in UTC
     at = game.phase_deadline
-    assert services.advance(game.pk, now=at)
+    assert timers.advance(game.pk, now=at)
     game = fresh(game)
     assert game.engine_state().phase.kind == "market"  # nobody's default was played
     back = datetime(2026, 3, 29, 0, 0, tzinfo=UTC)
@@ -106,7 +108,7 @@ def test_a_deadline_falling_while_an_awaited_player_is_away_waits_for_them():
 def test_without_waiting_for_away_players_the_defaults_apply():
     game = new_game(away_pauses=False)
     away(game, 1, date(2026, 3, 27), date(2026, 3, 28))
-    assert services.advance(game.pk, now=game.phase_deadline)
+    assert timers.advance(game.pk, now=game.phase_deadline)
     assert fresh(game).engine_state().phase.kind == "load"
 
 
@@ -114,10 +116,10 @@ def test_the_cap_of_waiting_is_for_the_whole_game():
     game = new_game(away_cap_days=1, away_minutes_used=23 * 60)
     away(game, 1, date(2026, 3, 27), date(2026, 4, 5))
     at = game.phase_deadline
-    assert services.advance(game.pk, now=at)
+    assert timers.advance(game.pk, now=at)
     game = fresh(game)
     assert game.phase_deadline == at + HOUR and game.away_minutes_used == 24 * 60
-    assert services.advance(game.pk, now=game.phase_deadline)
+    assert timers.advance(game.pk, now=game.phase_deadline)
     assert fresh(game).engine_state().phase.kind == "load"  # the cap is spent: defaults
 
 
@@ -125,7 +127,7 @@ def test_a_player_away_who_is_not_awaited_changes_nothing():
     game = new_game()
     sheriff = game.engine_state().sheriff
     away(game, sheriff, date(2026, 3, 27), date(2026, 3, 28))
-    assert services.advance(game.pk, now=game.phase_deadline)
+    assert timers.advance(game.pk, now=game.phase_deadline)
     assert fresh(game).engine_state().phase.kind == "load"
 
 

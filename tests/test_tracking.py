@@ -14,7 +14,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from games.core import services
+from games.core import controls, game_setup
 from games.mail import outbox, tracking
 from games.models import DeliveryEvent, OutboxEmail, Seat
 from tests.mailplay import deliver_pending
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 SECRET = "hook:s3cret"
 SIGNING_KEY = "mailgun-signing-key"
-PLAYERS = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
+PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +39,7 @@ def client() -> Client:
 
 
 def started(organizer_email="org@example.org"):
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Post office",
         players=PLAYERS,
         config={"edition": 2},
@@ -131,7 +131,7 @@ def test_a_new_address_for_the_seat_starts_clean():
     game, email = started()
     postmark(postmark_bounce(email))
     game.refresh_from_db()
-    services.replace_player(
+    controls.replace_player(
         email.seat_id, expected_version=game.version, name="Ben", email="ben@new.example.org"
     )
     ben = Seat.objects.get(pk=email.seat_id)
@@ -224,7 +224,7 @@ def test_the_anymail_test_backends_send_and_tracking_signal_match_by_message_id(
     from anymail.signals import AnymailTrackingEvent, tracking
 
     settings.EMAIL_BACKEND = "anymail.backends.test.EmailBackend"
-    game = services.create_game(name="Test ESP", players=PLAYERS, config={"edition": 2})
+    game = game_setup.create_game(name="Test ESP", players=PLAYERS, config={"edition": 2})
     deliver_pending()
     email = OutboxEmail.objects.get(game=game, seat__index=2)
     assert email.status == "sent" and email.provider_message_id
@@ -301,7 +301,7 @@ def test_an_event_for_another_games_message_stays_with_that_game():
     """Ben plays two games at one address; a bounce of the second game's email (by the
     ESP's id), whatever key it carries, says nothing of the first game's email."""
     _, first = started()
-    second_game = services.create_game(name="Other", players=PLAYERS, config={"edition": 2})
+    second_game = game_setup.create_game(name="Other", players=PLAYERS, config={"edition": 2})
     deliver_pending()
     second = OutboxEmail.objects.get(game=second_game, seat__index=1)
     OutboxEmail.objects.filter(pk=second.pk).update(provider_message_id="pm-second")

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from fixtures_pages import path_of
 
-from games.core import services
+from games.core import controls, game_setup, moves
 from games.mail import emails
 from games.models import Game
 from games.words.narrate import Narrator
@@ -60,19 +60,19 @@ def game_in_inspection() -> Game:
     """Ann, Mallory (whose stored name carries a right-to-left override) and Cid,
     with every bag closed; Mallory has offered the Sheriff a forged promise."""
     names = ["Ann", f"{RLO}Mallory", "Cid"]
-    game = services.create_game(
+    game = game_setup.create_game(
         name="Forgeries",
-        players=[services.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate(names)],
+        players=[game_setup.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate(names)],
         config={"edition": 2},
         seed="e1" * 32,
     )
     while game.engine_state().phase.kind != "inspection":
-        services.advance_now(game.pk, expected_version=game.version)
+        controls.advance_now(game.pk, expected_version=game.version)
         game = Game.objects.get(pk=game.pk)
     terms = {"gold": 1, "promise": FORGED, "sheriff": [{"bag": MALLORY, "action": "pass"}]}
     command = {"type": "make_offer", "to": ANN, "terms": terms}
     since = game.engine_state().phase.since
-    outcome = services.submit(game.seats.get(index=MALLORY), command, version=since, key="o")
+    outcome = moves.submit(game.seats.get(index=MALLORY), command, version=since, key="o")
     assert outcome.accepted, outcome.message
     return Game.objects.get(pk=game.pk)
 
@@ -122,12 +122,12 @@ def test_a_name_and_a_promise_are_isolated_on_the_other_players_page():
 )
 def test_a_name_with_an_invisible_character_is_refused(name):
     with pytest.raises(ValueError, match="one line of plain text"):
-        services.player_name(name)
+        game_setup.player_name(name)
 
 
 @pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "می\u200cخواهم", "José", "李小龙"])
 def test_the_joiners_that_scripts_and_emoji_need_are_kept(name):
-    assert services.player_name(name) == name
+    assert game_setup.player_name(name) == name
 
 
 @pytest.mark.parametrize("twin", ["ann", "ANN", "Ａｎｎ", "Ann\u200d", "A\u00a0nn", "A  nn"])
@@ -135,23 +135,23 @@ def test_the_joiners_that_scripts_and_emoji_need_are_kept(name):
 def test_two_players_who_would_read_as_one_are_refused(twin):
     first = "A nn" if " " in twin.replace("\u00a0", " ") else "Ann"
     players = [
-        services.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate([first, "Bob", twin])
+        game_setup.PlayerSpec(n, f"p{i}@example.org") for i, n in enumerate([first, "Bob", twin])
     ]
     with pytest.raises(ValueError, match="the same name"):
-        services.create_game(name="Twins", players=players, config={"edition": 2})
+        game_setup.create_game(name="Twins", players=players, config={"edition": 2})
     assert not Game.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_replacement_cannot_take_the_name_of_another_seat():
-    players = [services.PlayerSpec(n, f"{n}@example.org") for n in ("Ann", "Bob", "Cid")]
-    game = services.create_game(name="Seats", players=players, config={"edition": 2})
+    players = [game_setup.PlayerSpec(n, f"{n}@example.org") for n in ("Ann", "Bob", "Cid")]
+    game = game_setup.create_game(name="Seats", players=players, config={"edition": 2})
     seat = game.seats.get(index=2)
     with pytest.raises(ValueError, match="the same name"):
-        services.replace_player(
+        controls.replace_player(
             seat.pk, expected_version=game.version, name="BOB", email="eve@example.org"
         )
-    kept = services.replace_player(
+    kept = controls.replace_player(
         seat.pk, expected_version=game.version, name="Cid", email="cid2@example.org"
     )
     assert kept.name == "Cid"  # a seat's own name may stay

@@ -10,7 +10,7 @@ from django.core import mail
 from django.test import Client
 from fixtures_pages import form_for, fresh, path_of, post_form, start_game
 
-from games.core import services
+from games.core import timers
 from games.engine import CARD_TYPES, project_log
 from games.mail import emails
 from games.models import Game, GameEvent
@@ -36,7 +36,7 @@ def texts_of_a_whole_game(game: Game) -> list:
         mail.outbox.clear()
         if fresh(game).status != Game.Status.ACTIVE:
             return seen
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
 
 
 # --- counted nouns and piles -----------------------------------------------------------
@@ -142,7 +142,7 @@ def test_the_sheriff_turns_are_told_in_words(client):
 def test_every_card_on_the_page_carries_its_mark(client):
     game = start_game(royal_goods=True)
     for _ in range(4):  # a round and a half: goods on the stands, a new hand
-        services.advance(game.pk, force=True)
+        timers.advance(game.pk, force=True)
     html = client.get(path_of(game.seats.get(index=2))).content.decode()
     chips = re.findall(r'<span class="card k-(\w+)">(.*?)<span class="card-name">', html)
     tiles = re.findall(

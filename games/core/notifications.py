@@ -22,7 +22,6 @@ import logging
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -38,6 +37,7 @@ from games.engine.inspection import (
     waiting_to_speak,
 )
 from games.models import Game, OutboxEmail, Seat
+from sheriff_pbem.celery import app
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 DEMAND_DEAL = "demand_deal"  # the Sheriff's (a Deputy's) demand was accepted
@@ -379,6 +379,9 @@ def save_owed(emails: list) -> list:
 def _send_after_commit(ids: list) -> None:
     """One task for the emails of one move: fewer broker round trips than one each."""
     try:
-        current_app.send_task(SEND_EMAILS, args=[ids])
+        # Found by name in the site's Celery app (not send_task, which ignores
+        # CELERY_TASK_ALWAYS_EAGER; not current_app, which a thread of its own,
+        # like the test server's, does not share): registered when Django is ready.
+        app.tasks[SEND_EMAILS].delay(ids)
     except Exception:  # broker down: the outbox sweep sends them later
         log.warning("could not enqueue emails %s; the sweep will send them", ids, exc_info=True)

@@ -21,7 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import notifications, services
+from games.core import notifications, timers
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -70,11 +70,11 @@ def advance_games(targets: list, at: str | None = None) -> int:
     plans = None
     due = None if at is None else datetime.fromisoformat(at)
     if due is not None and due > timezone.now():
-        plans = services.plan_advances(targets, at=due)
+        plans = timers.plan_advances(targets, at=due)
         wait = (due - timezone.now()).total_seconds()
         time.sleep(min(max(wait, 0.0), (LOOKAHEAD + PREPARE).total_seconds()))
     try:
-        advanced = services.advance_many(targets, plans=plans)
+        advanced = timers.advance_many(targets, plans=plans)
         if due is not None:
             late = (timezone.now() - due).total_seconds()
             log.info(
@@ -86,7 +86,7 @@ def advance_games(targets: list, at: str | None = None) -> int:
         advanced = 0
         for game_id, version in targets:
             try:
-                advanced += services.advance(game_id, expected_version=version)
+                advanced += timers.advance(game_id, expected_version=version)
             except Exception:
                 log.exception("could not advance game %s", game_id)
         return advanced
@@ -94,12 +94,12 @@ def advance_games(targets: list, at: str | None = None) -> int:
 
 @shared_task(name="games.tasks.remind_game", ignore_result=True)
 def remind_game(game_id: int) -> int:
-    return services.send_reminders(game_id)
+    return timers.send_reminders(game_id)
 
 
 @shared_task(name="games.tasks.end_bargaining", ignore_result=True)
 def end_bargaining(game_id: int) -> bool:
-    return services.end_bargaining(game_id)
+    return timers.end_bargaining(game_id)
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)

@@ -1,7 +1,8 @@
 """The organizer's side. Games are created with the form below (or the
-``creategame`` command); state changes only through ``games.core.services``: the
-change page's "Controls" panel posts to ``GameAdmin.control_view``, which calls
-the organizer controls with the version the page was rendered for."""
+``creategame`` command); state changes only through the writes of ``games.core``
+(game_setup, moves, timers, controls): the change page's "Controls" panel posts
+to ``GameAdmin.control_view``, which calls the organizer controls with the version
+the page was rendered for."""
 
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -20,7 +21,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import engine
-from games.core import deadlines, services
+from games.core import controls, deadlines, game_setup, game_writes
 from games.engine import CARD_TYPES, EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import (
@@ -35,7 +36,7 @@ from games.models import (
 from games.organizer import labels, records
 from games.words import user_text
 
-# The Game's deadline settings, as services.create_game(timing=...) takes them.
+# The Game's deadline settings, as game_setup.create_game(timing=...) takes them.
 TIMING_FIELDS = (
     "deadline_mode",
     "market_minutes",
@@ -164,7 +165,7 @@ class GameFieldsMixin:
 
     def clean_name(self):
         try:
-            return services.game_name(self.cleaned_data["name"])
+            return game_setup.game_name(self.cleaned_data["name"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 
@@ -173,7 +174,7 @@ class GameFieldsMixin:
         if not address:
             return address
         try:
-            return services.email_address(address)
+            return game_setup.email_address(address)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 
@@ -205,7 +206,7 @@ class PileField(forms.CharField):
         super().validate(value)
         if value:
             try:
-                services.black_market_pile(self.kind, value)
+                game_setup.black_market_pile(self.kind, value)
             except ValueError as error:
                 raise forms.ValidationError(str(error)) from None
 
@@ -259,11 +260,11 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
     def clean_players(self):
         try:
             players = [
-                services.parse_player(line)
+                game_setup.parse_player(line)
                 for line in self.cleaned_data["players"].splitlines()
                 if line.strip()
             ]
-            services.distinct_names(p.name for p in players)
+            game_setup.distinct_names(p.name for p in players)
             return players
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
@@ -288,7 +289,7 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
             "first_sheriff": first - 1,  # the engine numbers seats from 0
             **{k: cleaned.get(k, False) for k in BOOLEAN_OPTIONS},
         }
-        values = services.black_market_values(piles)
+        values = game_setup.black_market_values(piles)
         if values is not None:  # blank piles: the engine's provisional defaults
             cleaned["config"]["black_market_values"] = values
         try:  # the engine's own checks (player count, edition, seed), before anything is saved
@@ -537,7 +538,7 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
             return
         data = form.cleaned_data
         try:
-            game = services.create_game(
+            game = game_setup.create_game(
                 name=data["name"],
                 players=data["players"],
                 config=data["config"],
@@ -693,7 +694,7 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
         handler = getattr(self, f"_control_{action}")
         try:
             done = handler(request, game, version)
-        except services.ServiceError as error:
+        except game_writes.ServiceError as error:
             messages.error(request, error.message)
         except EngineError as error:
             messages.error(request, error.message)
@@ -703,11 +704,11 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
         return back
 
     def _control_pause(self, request, game, version):
-        services.pause(game.pk, expected_version=version)
+        controls.pause(game.pk, expected_version=version)
         return "The game is paused: no deadline passes and no reminder goes out until you resume."
 
     def _control_resume(self, request, game, version):
-        services.resume(game.pk, expected_version=version)
+        controls.resume(game.pk, expected_version=version)
         return "The game resumes; the deadline moved by the time spent paused."
 
     def _control_extend(self, request, game, version):
@@ -715,19 +716,19 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
         if hours is None:
             messages.error(request, "Give the extension as a whole number of hours.")
             return None
-        game = services.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
+        game = controls.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
         shown = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
         return f"The deadline is now {shown['local']} ({shown['utc']})."
 
     def _control_advance(self, request, game, version):
-        services.advance_now(game.pk, expected_version=version)
+        controls.advance_now(game.pk, expected_version=version)
         return "The game moved on: the missing moves got their defaults."
 
     def _control_cancel(self, request, game, version):
         if not request.POST.get("confirm"):
             messages.error(request, "Tick the box to confirm cancelling; nothing was done.")
             return None
-        services.cancel(game.pk, expected_version=version)
+        controls.cancel(game.pk, expected_version=version)
         return "The game is cancelled."
 
     def _control_replace(self, request, game, version):
@@ -742,7 +743,7 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
             return None
         old, old_email = seat.name, seat.email
         try:
-            seat = services.replace_player(
+            seat = controls.replace_player(
                 seat.pk,
                 expected_version=version,
                 name=data["name"],
@@ -764,7 +765,7 @@ class GameAdmin(OwnFiltersOnly, admin.ModelAdmin):
         if seat is None:
             messages.error(request, "No such seat in this game; nothing was done.")
             return None
-        services.resend_email(seat.pk, expected_version=version)
+        controls.resend_email(seat.pk, expected_version=version)
         return f"{seat.name} was sent their current email (with their link) again."
 
 

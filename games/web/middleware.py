@@ -4,7 +4,7 @@ a new connection, and if that fails too, the player is told to try again.
 
 Running a request again is safe: a GET changes nothing, and a move carries its
 form's one-time key, so a move whose first run did commit finds its first
-outcome (services.submit) instead of playing twice.
+outcome (moves.submit) instead of playing twice.
 """
 
 import logging

@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games.core import links, services
+from games.core import game_setup, links
 from games.models import Seat
 from games.web.views import _private
 from games.words import i18n
@@ -70,7 +70,7 @@ class SettingsForm(forms.Form):
 
     def clean_name(self) -> str:
         try:
-            name = services.player_name(self.cleaned_data["name"])
+            name = game_setup.player_name(self.cleaned_data["name"])
         except ValueError:
             raise forms.ValidationError(
                 _("A name is one line of plain text, at most 60 characters.")

@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games import engine
-from games.core import links, rows, services
+from games.core import game_writes, links, moves, rows
 from games.models import GameEvent
 from games.present import presenters
 from games.web.forms import FormError, parse_move, sent_back
@@ -159,8 +159,8 @@ def _move(request, seat, seats: list):
     # Namespaced per seat, so two seats' keys can never meet.
     key = f"{seat.pk}.{move.key}"
     try:
-        outcome = services.submit(seat, move.command, version=move.version, key=key, seats=seats)
-    except services.ServiceError as error:
+        outcome = moves.submit(seat, move.command, version=move.version, key=key, seats=seats)
+    except game_writes.ServiceError as error:
         messages.error(request, error.message)
         return redirect(request.path)
     if outcome.code == "stale_page":  # a page from an older phase: show the current table

@@ -6,7 +6,7 @@ import secrets
 
 from django.db import transaction
 
-from games.core import services
+from games.core import game_setup
 from games.models import Game, GameEvent, OutboxEmail, Seat
 
 PREFIX = "bench "  # every game the benchmark makes; removed at its end
@@ -14,9 +14,9 @@ NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
 
 
 def new_games(count: int, players: int, edition: int, label: str) -> list:
-    specs = [services.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES[:players]]
+    specs = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in NAMES[:players]]
     return [
-        services.create_game(
+        game_setup.create_game(
             name=f"{PREFIX}{label} {i}", players=specs, config={"edition": edition}
         )
         for i in range(count)

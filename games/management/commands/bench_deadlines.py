@@ -43,7 +43,7 @@ from django.db import connection
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from games.core import notifications, services
+from games.core import game_setup, moves, notifications, timers
 from games.mail.tasks import send_emails
 from games.models import Game, GameEvent, OutboxEmail, Seat
 
@@ -217,12 +217,12 @@ class Command(BaseCommand):
 
     def create_games(self, count: int, players: int, label: str) -> list:
         specs = [
-            services.PlayerSpec(f"P{i + 1}", f"p{i + 1}@bench.invalid") for i in range(players)
+            game_setup.PlayerSpec(f"P{i + 1}", f"p{i + 1}@bench.invalid") for i in range(players)
         ]
         ids = []
         started = time.monotonic()
         for i in range(count):
-            game = services.create_game(
+            game = game_setup.create_game(
                 name=f"{self.prefix}{label}-{i}",
                 players=specs,
                 config={"edition": 2},
@@ -343,7 +343,7 @@ class Command(BaseCommand):
             merchants = game.engine_state().merchants()
             seats = {s.index: s for s in Seat.objects.filter(game=game)}
             for index in merchants[:-1]:
-                outcome = services.submit(
+                outcome = moves.submit(
                     seats[index],
                     {"type": "set_aside", "cards": []},
                     version=game.phase_since,
@@ -355,20 +355,20 @@ class Command(BaseCommand):
         self.drain_outbox(ids, timeout)
 
         self.say(f"part B: {count} last moves at {rate:g} per second")
-        moves = []  # (game id, submit start, commit)
+        timed = []  # (game id, submit start, commit)
         pace = 1 / rate
         next_at = time.monotonic()
         for game, seat in last_moves:
             time.sleep(max(0.0, next_at - time.monotonic()))
             next_at += pace
             start = timezone.now()
-            outcome = services.submit(
+            outcome = moves.submit(
                 seat, {"type": "set_aside", "cards": []}, version=game.phase_since, key="last"
             )
             committed = timezone.now()
             if not outcome.accepted:
                 raise CommandError(f"game {game.pk}: {outcome.code} {outcome.message}")
-            moves.append((game.pk, start, committed))
+            timed.append((game.pk, start, committed))
 
         def sent():
             return not OutboxEmail.objects.filter(
@@ -377,7 +377,7 @@ class Command(BaseCommand):
 
         self.wait_until("the next phase's emails to be sent", sent, timeout)
         latencies = []
-        for pk, start, committed in moves:
+        for pk, start, committed in timed:
             owed = OutboxEmail.objects.filter(game_id=pk, created_at__gte=start)
             last = owed.aggregate(last=Max("sent_at"))["last"]
             if last is None:
@@ -391,12 +391,12 @@ class Command(BaseCommand):
         }
 
     def time_advance(self, ids: list) -> list:
-        """services.advance (forced) in this process, on a few of the games: ms each."""
+        """timers.advance (forced) in this process, on a few of the games: ms each."""
         took = []
         for pk in ids[:TIMING_SAMPLES]:
             version = Game.objects.values_list("version", flat=True).get(pk=pk)
             start = time.perf_counter()
-            services.advance(pk, expected_version=version, force=True)
+            timers.advance(pk, expected_version=version, force=True)
             took.append((time.perf_counter() - start) * 1000)
         return took
 
@@ -480,6 +480,6 @@ class Command(BaseCommand):
             f"({b['n']} moves)"
         )
         self.say(
-            f"services.advance in-process: p50 {percentile(advance_ms, 50):.1f} ms, "
+            f"timers.advance in-process: p50 {percentile(advance_ms, 50):.1f} ms, "
             f"max {max(advance_ms):.1f} ms ({len(advance_ms)} games)"
         )

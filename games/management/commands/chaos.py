@@ -54,7 +54,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from games import engine
-from games.core import links, services
+from games.core import game_setup, links
 from games.devtools import flaky_esp
 from games.engine.invariants import check_state
 from games.engine.simulate import RandomPlayers
@@ -243,7 +243,7 @@ class Command(BaseCommand):
 
     def create_games(self, count: int, players: int) -> list:
         specs = [
-            services.PlayerSpec(name, f"{name.lower()}@drill.invalid")
+            game_setup.PlayerSpec(name, f"{name.lower()}@drill.invalid")
             for name in ("Ann", "Ben", "Cid", "Dee", "Eve")[:players]
         ]
         timing = {
@@ -257,7 +257,7 @@ class Command(BaseCommand):
             "abandon_after": 0,
         }
         return [
-            services.create_game(
+            game_setup.create_game(
                 name=f"{self.prefix}{i}",
                 players=specs,
                 config={"edition": 1 + i % 2},

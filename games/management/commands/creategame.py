@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.core import deadlines, links, services
+from games.core import deadlines, game_setup, links
 from games.engine import EngineError
 from games.engine.cards import BLACK_MARKET_VALUES
 
@@ -87,7 +87,7 @@ def _black_market_values(piles: list | None) -> dict | None:
     if repeated:
         raise CommandError(f"--black-market-values gives the {repeated[0]} pile twice.")
     try:
-        return services.black_market_values(dict(piles))
+        return game_setup.black_market_values(dict(piles))
     except ValueError as error:
         raise CommandError(str(error)) from None
 
@@ -238,10 +238,10 @@ class Command(BaseCommand):
         )
         timing.update({f: options[f] for f in optional if options.get(f) is not None})
         try:
-            name = services.game_name(options["name"])
-            organizer = options["organizer"] and services.email_address(options["organizer"])
-            players = [services.parse_player(p) for p in options["players"]]
-            game = services.create_game(
+            name = game_setup.game_name(options["name"])
+            organizer = options["organizer"] and game_setup.email_address(options["organizer"])
+            players = [game_setup.parse_player(p) for p in options["players"]]
+            game = game_setup.create_game(
                 name=name,
                 players=players,
                 config=_config(options),

@@ -9,17 +9,17 @@ starts a fresh one at once."""
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.core import links, services
+from games.core import game_setup, links
 from games.models import Game
 
 DEMO_NAME = "Demo game"
 DEMO_PLAYERS = [
-    services.PlayerSpec("Alice", "alice@example.org", "Europe/London"),
-    services.PlayerSpec("Bob", "bob@example.org", "America/New_York"),
-    services.PlayerSpec("Carol", "carol@example.org", "Asia/Tokyo"),
-    services.PlayerSpec("Dave", "dave@example.org", "Australia/Sydney"),
-    services.PlayerSpec("Eve", "eve@example.org", "America/Sao_Paulo"),
-    services.PlayerSpec("Frank", "frank@example.org", "Africa/Nairobi"),
+    game_setup.PlayerSpec("Alice", "alice@example.org", "Europe/London"),
+    game_setup.PlayerSpec("Bob", "bob@example.org", "America/New_York"),
+    game_setup.PlayerSpec("Carol", "carol@example.org", "Asia/Tokyo"),
+    game_setup.PlayerSpec("Dave", "dave@example.org", "Australia/Sydney"),
+    game_setup.PlayerSpec("Eve", "eve@example.org", "America/Sao_Paulo"),
+    game_setup.PlayerSpec("Frank", "frank@example.org", "Africa/Nairobi"),
 ]
 DEFAULT_PLAYERS = 4
 
@@ -65,7 +65,7 @@ class Command(BaseCommand):
             in_play = Game.objects.filter(name=name, status=Game.Status.ACTIVE)
             game = in_play.order_by("-pk").first()
         if game is None:
-            game = services.create_game(
+            game = game_setup.create_game(
                 name=name,
                 players=DEMO_PLAYERS[:players],
                 config={"edition": 2, "black_market": black_market},

@@ -1,0 +1,177 @@
+"""The organizer's controls: pause, resume, extend, advance now, cancel, resend
+an email, replace a player. Each takes the version the organizer's page showed:
+a double-submitted form finds the version moved on (every control writes a note
+to the game log) and does nothing the second time."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import engine
+from games.core import deadlines, notifications
+from games.core.game_setup import distinct_names, parse_player
+from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
+from games.core.timers import advance
+from games.models import Game, Seat
+from games.words.narrate import REPLACED
+
+STALE = "The game changed meanwhile; nothing was done."
+
+
+NOT_ACTIVE = "This game is no longer in play."
+
+
+def _control(
+    game_id: int, expected_version: int, note: str, change, now, announce: str = ""
+) -> Game:
+    """One organizer control: the change, a note in the log and, with ``announce``
+    (an email kind), an email to every player in the same commit."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.version != expected_version:
+            raise ServiceError("stale", STALE)
+        if game.status != Game.Status.ACTIVE:
+            raise ServiceError("not_active", NOT_ACTIVE)
+        fields = change(game) or {}
+        state, events = engine.apply(game.engine_state(), {"type": "note", "text": note})
+        commit_state(game, state, events, now)
+        if fields:
+            Game.objects.filter(pk=game.pk).update(**fields)
+            assign_fields(game, fields)
+        if announce:
+            notifications.record_notice(game, announce, f"note{state.seq}")
+    return game
+
+
+def pause(game_id: int, *, expected_version: int, now=None) -> Game:
+    now = now or timezone.now()
+
+    def change(game):
+        if game.paused_at is not None:
+            raise ServiceError("already_paused", "The game is already paused.")
+        return {"paused_at": now}
+
+    return _control(game_id, expected_version, "The game is paused.", change, now, "paused")
+
+
+def resume(game_id: int, *, expected_version: int, now=None) -> Game:
+    """The deadline (and the reminder) shift by the time spent paused."""
+    now = now or timezone.now()
+
+    def change(game):
+        if game.paused_at is None:
+            raise ServiceError("not_paused", "The game is not paused.")
+        return {
+            "paused_at": None,
+            "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
+            "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
+            "advance_queued_at": None,
+            "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
+            "bargaining_until": deadlines.resume(game.bargaining_until, game.paused_at, now),
+        }
+
+    return _control(game_id, expected_version, "The game resumes.", change, now, "resumed")
+
+
+def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> Game:
+    now = now or timezone.now()
+    try:
+        game = Game.objects.get(pk=game_id)
+        new_deadline = deadlines.extend(game.phase_deadline, by, now)
+    except deadlines.ExtensionError as error:
+        raise ServiceError("bad_extension", str(error)) from None
+    shown = deadlines.format_for(new_deadline, "UTC")["utc"]
+
+    def change(game):
+        reminder = deadlines.reminder_time(policy(game), new_deadline, now)
+        return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
+
+    note = f"The deadline is extended to {shown}."
+    return _control(game_id, expected_version, note, change, now, "extended")
+
+
+def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
+    """The organizer moves the game on before its deadline: the missing moves get
+    their defaults, logged as the organizer's doing (``timed_out`` says ``by``, so
+    no note is needed) and counted as nobody's miss. One compare-and-set
+    transition: a form posted twice finds the version moved on."""
+    if not advance(game_id, expected_version=expected_version, now=now, force=True):
+        if Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).exists():
+            raise ServiceError("stale", STALE)
+        raise ServiceError("not_active", NOT_ACTIVE)
+    return Game.objects.get(pk=game_id)
+
+
+def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
+    now = now or timezone.now()
+
+    def change(game):
+        return {
+            "status": Game.Status.CANCELLED,
+            "phase_deadline": None,
+            "reminder_at": None,
+            "finished_at": now,
+        }
+
+    note = "The organizer cancelled the game."
+    return _control(game_id, expected_version, note, change, now, "cancelled")
+
+
+def resend_email(seat_id: int, *, expected_version: int, now=None) -> Game:
+    """A player lost their link (the commonest request): their current email again.
+    A form posted twice finds the version moved on and sends nothing more."""
+    now = now or timezone.now()
+    seat = Seat.objects.get(pk=seat_id)
+
+    def change(game):
+        notifications.record_resend(game, seat)
+
+    note = f"The organizer sent {seat.name} their link again."
+    return _control(seat.game_id, expected_version, note, change, now)
+
+
+def replace_player(
+    seat_id: int,
+    *,
+    expected_version: int,
+    name: str,
+    email: str,
+    timezone_name: str = "",
+    now=None,
+) -> Seat:
+    """A new person takes the seat: every earlier link is revoked, the player who
+    leaves is told so at their address (in the same commit), the others read it in
+    the log (and their next email), and the new player gets the current email.
+    Without ``timezone_name``, the seat keeps its zone (the new player's settings
+    change it)."""
+    now = now or timezone.now()
+    seat = Seat.objects.select_related("game").get(pk=seat_id)
+    new = parse_player(f"{name} <{email}> {timezone_name or seat.timezone}")
+    others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
+    distinct_names([*others, new.name])
+    note = REPLACED.format(new=new.name, seat=seat.index + 1, old=seat.name)
+
+    def change(game):
+        if seat.email.lower() != new.email.lower():  # the same person: the welcome says it
+            notifications.record_replaced(game, seat)
+        Seat.objects.filter(pk=seat.pk).update(
+            name=new.name,
+            email=new.email,
+            timezone=new.timezone,
+            link_version=F("link_version") + 1,
+            notified_seq=0,
+            missed_in_a_row=0,
+            last_delivered_at=None,
+            last_failure="",
+            last_failure_at=None,
+            autoreply_at=None,
+            undeliverable_at=None,
+        )
+
+    game = _control(seat.game_id, expected_version, note, change, now)
+    seat.refresh_from_db()
+    with transaction.atomic():
+        notifications.record_welcome(game, seat, game.engine_state())
+    return seat
