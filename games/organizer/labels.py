@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import engine
 from games.core import deadlines
 from games.present import presenters
-from games.words import goods_names
+from games.words import goods_names, user_text
 from games.words.narrate import Narrator
 
 NONE = "—"  # what the admin shows for "no value" (ModelAdmin.empty_value_display)
@@ -109,6 +109,11 @@ def label(table: dict, code: str) -> str:
 
 def yes_no(value) -> str:
     return _("yes") if value else _("no")
+
+
+def seat_names(game) -> list:
+    """The players' names in seat order, as the labels below take them."""
+    return user_text.names(seat.name for seat in game.seats.all())
 
 
 def settings_line(config: dict, names: list) -> str:
