@@ -228,8 +228,10 @@ class GameAdmin(OrganizerControls, OwnFiltersOnly, admin.ModelAdmin):
         """A finished game goes with its seats, events and emails, which cannot be
         deleted on their own: list the game only (the summary counts the rest)."""
         _, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        own = {m._meta.verbose_name for m in (GameEvent, OutboxEmail, Submission, RecordOpening)}
-        return [str(obj) for obj in objs], counts, perms_needed - own, protected
+        deleted_with_game = {
+            m._meta.verbose_name for m in (GameEvent, OutboxEmail, Submission, RecordOpening)
+        }
+        return [str(obj) for obj in objs], counts, perms_needed - deleted_with_game, protected
 
     def save_model(self, request, obj, form, change):
         if change:
@@ -359,8 +361,8 @@ class GameEventAdmin(RecordAdmin):
 
     list_display = ("game", "number", "what", "created")
     list_filter = (EventKindFilter,)
-    fields = ("game", "number", "what", "story", "created")
-    full_record_fields = ("recorded",)
+    fields = ("game", "number", "what", "log_line", "created")
+    full_record_fields = ("as_stored",)
 
     @admin.display(description="No.", ordering="seq")
     def number(self, event):
@@ -371,13 +373,13 @@ class GameEventAdmin(RecordAdmin):
         return labels.label(labels.EVENTS, event.type)
 
     @admin.display(description="In the game log")
-    def story(self, event):
+    def log_line(self, event):
         game = event.game
         line = labels.event_line(game.engine_state(), event.data, labels.seat_names(game))
         return line or "Not in the game log."
 
     @admin.display(description="As stored")
-    def recorded(self, event):
+    def as_stored(self, event):
         return _preformatted(records.pretty_json(event.data))
 
 
@@ -389,14 +391,14 @@ class SubmissionAdmin(RecordAdmin):
     list_display = ("game", "seat", "move", "created")
     list_select_related = ("game", "seat")
     fields = ("game", "seat", "move", "created")
-    full_record_fields = ("received",)
+    full_record_fields = ("as_received",)
 
     @admin.display(description="Move")
     def move(self, submission):
         return labels.label(labels.MOVES, str(submission.command.get("type", "")))
 
     @admin.display(description="As received")
-    def received(self, submission):
+    def as_received(self, submission):
         return _preformatted(records.pretty_json(submission.command))
 
 

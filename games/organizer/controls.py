@@ -96,25 +96,25 @@ class OrganizerControls:
         game = self.get_object(request, unquote(object_id))
         extra_context = dict(extra_context or {})
         if game is not None and self.has_view_or_change_permission(request, game):
-            extra_context["record"] = self._record(request, game)
+            extra_context["record"] = self._record_panel(request, game)
         if game is not None and self.has_change_permission(request, game):
-            extra_context["controls"] = self._controls(game)
+            extra_context["controls"] = self._controls_panel(game)
         return super().change_view(request, object_id, form_url, extra_context)
 
-    def _record(self, request, game: Game) -> dict:
+    def _record_panel(self, request, game: Game) -> dict:
         """The "Full record" panel: the seed and the ways to the stored records
         when they are open to this user; who opened them while the game ran."""
         zone = game.deadline_timezone
         until = None if records.is_over(game) else records.open_until(game, request.user)
         is_open = records.is_over(game) or until is not None
-        only_game = f"?game__id__exact={game.pk}"
+        this_game_only = f"?game__id__exact={game.pk}"
         return {
             "over": records.is_over(game),
             "open": is_open,
             "until": labels.moment(until, zone) if until else "",
             "seed": game.state["seed"] if is_open else "",
             "links": [
-                (label, reverse(f"admin:games_{model}_changelist") + only_game)
+                (label, reverse(f"admin:games_{model}_changelist") + this_game_only)
                 for label, model in (
                     ("Events as stored", "gameevent"),
                     ("Emails as sent", "outboxemail"),
@@ -167,7 +167,7 @@ class OrganizerControls:
         }
         return TemplateResponse(request, "admin/games/game/open_record.html", context)
 
-    def _controls(self, game: Game) -> dict:
+    def _controls_panel(self, game: Game) -> dict:
         state = game.engine_state()
         names = labels.seat_names(game)
         active = game.status == Game.Status.ACTIVE
@@ -214,14 +214,14 @@ class OrganizerControls:
             return back
         handler = getattr(self, f"_control_{action}")
         try:
-            done = handler(request, game, version)
+            success_message = handler(request, game, version)
         except services.ServiceError as error:
             messages.error(request, error.message)
         except EngineError as error:
             messages.error(request, error.message)
         else:
-            if done:
-                messages.success(request, done)
+            if success_message:
+                messages.success(request, success_message)
         return back
 
     def _control_pause(self, request, game, version):
@@ -238,8 +238,8 @@ class OrganizerControls:
             messages.error(request, "Give the extension as a whole number of hours.")
             return None
         game = services.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
-        shown = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
-        return f"The deadline is now {shown['local']} ({shown['utc']})."
+        new_deadline = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
+        return f"The deadline is now {new_deadline['local']} ({new_deadline['utc']})."
 
     def _control_advance(self, request, game, version):
         services.advance_now(game.pk, expected_version=version)
@@ -262,7 +262,7 @@ class OrganizerControls:
         if seat is None:
             messages.error(request, "No such seat in this game; nothing was done.")
             return None
-        old, old_email = seat.name, seat.email
+        old_name, old_email = seat.name, seat.email
         try:
             seat = services.replace_player(
                 seat.pk,
@@ -274,15 +274,18 @@ class OrganizerControls:
         except ValueError as error:
             messages.error(request, f"{error} Nothing was done.")
             return None
-        told = f"; {old} was told so and" if old_email.lower() != seat.email.lower() else " and"
+        if old_email.lower() != seat.email.lower():
+            old_player_emailed = f"; {old_name} was told so and"
+        else:
+            old_player_emailed = " and"
         return (
-            f"{seat.name} now plays seat {seat.index + 1} instead of {old}; "
-            f"the old links no longer work{told} the new player was emailed."
+            f"{seat.name} now plays seat {seat.index + 1} instead of {old_name}; "
+            f"the old links no longer work{old_player_emailed} the new player was emailed."
         )
 
     def _control_resend(self, request, game, version):
-        number = _whole_number(request.POST.get("seat"))
-        seat = Seat.objects.filter(game=game, pk=number).first() if number is not None else None
+        seat_id = _whole_number(request.POST.get("seat"))
+        seat = Seat.objects.filter(game=game, pk=seat_id).first() if seat_id is not None else None
         if seat is None:
             messages.error(request, "No such seat in this game; nothing was done.")
             return None

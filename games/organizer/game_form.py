@@ -59,6 +59,8 @@ TIMING_LABELS = {
 
 
 def check_zone(name: str) -> str:
+    """``name`` stripped, if it is an IANA time zone the server knows; a form error
+    if not, before a deadline is ever computed in it."""
     name = (name or "").strip()
     try:
         ZoneInfo(name)
@@ -227,10 +229,10 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        players, first = cleaned.get("players"), cleaned.get("first_sheriff")
-        if players is None or first is None or cleaned.get("edition") is None:
+        players, first_sheriff = cleaned.get("players"), cleaned.get("first_sheriff")
+        if players is None or first_sheriff is None or cleaned.get("edition") is None:
             return cleaned
-        if first > len(players):
+        if first_sheriff > len(players):
             self.add_error("first_sheriff", f"There are only {len(players)} seats.")
             return cleaned
         piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
@@ -242,7 +244,7 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
         cleaned["config"] = {
             "players": len(players),
             "edition": cleaned.get("edition"),
-            "first_sheriff": first - 1,  # the engine numbers seats from 0
+            "first_sheriff": first_sheriff - 1,  # the engine numbers seats from 0
             **{k: cleaned.get(k, False) for k in BOOLEAN_OPTIONS},
         }
         values = services.black_market_values(piles)
