@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import engine
 from games.core import deadlines
 from games.present import presenters
-from games.words import goods_names
+from games.words import goods_names, user_text
 from games.words.narrate import Narrator
 
 NONE = "—"  # what the admin shows for "no value" (ModelAdmin.empty_value_display)
@@ -111,20 +111,25 @@ def yes_no(value) -> str:
     return _("yes") if value else _("no")
 
 
+def seat_names(game) -> list:
+    """The players' names in seat order, as the labels below take them."""
+    return user_text.names(seat.name for seat in game.seats.all())
+
+
 def settings_line(config: dict, names: list) -> str:
     """'2nd edition · 4 players · first Sheriff: seat 1 (Ann) · Royal Goods: no · …';
     with six players '6 players (Deputies)' and no first Sheriff; in the 2nd edition
     the Black Market and its values."""
     rules = engine.GameConfig.from_dict(config)
-    second = rules.edition == engine.SECOND_EDITION
+    second_edition = rules.edition == engine.SECOND_EDITION
     parts = [
-        _("2nd edition") if second else _("1st edition"),
+        _("2nd edition") if second_edition else _("1st edition"),
         *_table_parts(rules, names),
         _("Royal Goods: %(yes_no)s") % {"yes_no": yes_no(rules.royal_goods)},
         _("Seven Card Hand: %(yes_no)s") % {"yes_no": yes_no(rules.seven_card_hand)},
         _("Remove 10 Cards: %(yes_no)s") % {"yes_no": yes_no(rules.remove_ten)},
     ]
-    if second:  # the Black Market is not an option of the 1st edition
+    if second_edition:  # the Black Market is not an option of the 1st edition
         parts.append(black_market_line(rules))
     return " · ".join(parts)
 
@@ -136,14 +141,14 @@ def _table_parts(rules, names: list) -> list:
             ngettext("%(count)d player (Deputies)", "%(count)d players (Deputies)", n)
             % {"count": n}
         ]
-    first = rules.first_sheriff
-    if first < len(names):
+    first_sheriff = rules.first_sheriff
+    if first_sheriff < len(names):
         sheriff = _("first Sheriff: seat %(number)d (%(name)s)") % {
-            "number": first + 1,
-            "name": names[first],
+            "number": first_sheriff + 1,
+            "name": names[first_sheriff],
         }
     else:
-        sheriff = _("first Sheriff: seat %(number)d") % {"number": first + 1}
+        sheriff = _("first Sheriff: seat %(number)d") % {"number": first_sheriff + 1}
     return [ngettext("%(count)d player", "%(count)d players", n) % {"count": n}, sheriff]
 
 
@@ -218,7 +223,7 @@ def game_log(state, events, names: list) -> list:
     [{"title": "Round 2 of 9", "lines": [...]}, ...]."""
     events = list(events)
     lines, _more = presenters.log_lines(state, events[::-1], names, None, None)
-    ended = next((e["seq"] for e in events if e["type"] == "game_ended"), None)
+    end_seq = next((e["seq"] for e in events if e["type"] == "game_ended"), None)
     groups = []
     for group in presenters.by_round(lines):
         number = group["round"]
@@ -227,10 +232,10 @@ def game_log(state, events, names: list) -> list:
             if number
             else _("Setting up")
         )
-        story = [line for line in group["lines"] if ended is None or line["seq"] < ended]
-        groups.append({"title": title, "lines": [line["text"] for line in reversed(story)]})
-    if ended is not None:
-        end = [line["text"] for line in reversed(lines) if line["seq"] >= ended]
+        before_end = [line for line in group["lines"] if end_seq is None or line["seq"] < end_seq]
+        groups.append({"title": title, "lines": [line["text"] for line in reversed(before_end)]})
+    if end_seq is not None:
+        end = [line["text"] for line in reversed(lines) if line["seq"] >= end_seq]
         groups.append({"title": _("The end"), "lines": end[::-1]})
     return [group for group in reversed(groups) if group["lines"]]
 
