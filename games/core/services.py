@@ -27,7 +27,7 @@ from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat, Submission
 from games.words import refusal_messages
-from games.words.narrate import REPLACED, idle_for
+from games.words.narrate import PAUSED_ITSELF, REPLACED, SEAT_REPLACED, idle_for
 from games.words.typed_text import look_alike, unfit_for_a_name
 
 log = logging.getLogger(__name__)
@@ -671,7 +671,8 @@ def _idle(game: Game) -> bool:
 
 def _pause_note(game: Game) -> dict:
     text = f"The game paused itself: nobody moved for {idle_for(game.idle_phases)}."
-    return {"type": "note", "text": text, "by": "game"}
+    params = {"phases": game.idle_phases}
+    return {"type": "note", "text": text, "by": "game", "code": PAUSED_ITSELF, "params": params}
 
 
 def _count_missed(games: dict, seats: list) -> None:
@@ -734,10 +735,11 @@ NOT_ACTIVE = "This game is no longer in play."
 
 
 def _control(
-    game_id: int, expected_version: int, note: str, change, now, announce: str = ""
+    game_id: int, expected_version: int, note: str | dict, change, now, announce: str = ""
 ) -> Game:
     """One organizer control: the change, a note in the log and, with ``announce``
-    (an email kind), an email to every player in the same commit."""
+    (an email kind), an email to every player in the same commit. ``note``: its
+    text, or the note command's fields (``text``, ``code``, ``params``)."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.version != expected_version:
@@ -745,7 +747,8 @@ def _control(
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", NOT_ACTIVE)
         fields = change(game) or {}
-        state, events = engine.apply(game.engine_state(), {"type": "note", "text": note})
+        command = {"type": "note", **(note if isinstance(note, dict) else {"text": note})}
+        state, events = engine.apply(game.engine_state(), command)
         _commit_state(game, state, events, now)
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
@@ -861,7 +864,8 @@ def replace_player(
     new = parse_player(f"{name} <{email}> {timezone_name or seat.timezone}")
     others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
     distinct_names([*others, new.name])
-    note = REPLACED.format(new=new.name, seat=seat.index + 1, old=seat.name)
+    params = {"new": new.name, "seat": seat.index + 1, "old": seat.name}
+    note = {"text": REPLACED.format(**params), "code": SEAT_REPLACED, "params": params}
 
     def change(game):
         if seat.email.lower() != new.email.lower():  # the same person: the welcome says it

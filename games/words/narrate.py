@@ -14,7 +14,13 @@ a context (pgettext) tells them apart.
 from games.words.narration.deal_lines import DealLines
 from games.words.narration.inspection_lines import InspectionLines
 from games.words.narration.market_lines import MarketLines
-from games.words.narration.note_lines import REPLACED, NoteLines, pause_note, replaced_note
+from games.words.narration.note_lines import (
+    PAUSED_ITSELF,
+    REPLACED,
+    SEAT_REPLACED,
+    NoteLines,
+    coded_note,
+)
 from games.words.narration.phrases import (
     REASONS,
     bag_of,
@@ -39,11 +45,14 @@ from games.words.narration.transfer_lines import TransferLines
 # What callers read from here: the narrator, the outcome lines, and the phrases that
 # pages and emails share with the log (games.words.narration holds them by concern).
 __all__ = [
+    "PAUSED_ITSELF",
     "REPLACED",
+    "SEAT_REPLACED",
     "Narrator",
     "bag_of",
     "cards",
     "cards_each",
+    "coded_note",
     "counted",
     "deal_parties",
     "from_the_bag",
@@ -55,9 +64,7 @@ __all__ = [
     "nothing",
     "offer_numbers",
     "outcome_lines",
-    "pause_note",
     "pile_name",
-    "replaced_note",
     "terms_parts",
 ]
 

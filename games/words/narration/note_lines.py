@@ -1,8 +1,6 @@
 """The log's lines for time running out, the organizer moving the game on, and
 notes (the organizer's, and the game's own when it pauses itself)."""
 
-import re
-
 from django.utils.translation import gettext as _
 from django.utils.translation import (
     gettext_lazy,
@@ -89,41 +87,28 @@ DEADLINE_MOVES = {
     "black_market": gettext_lazy("no Black Market claim"),
 }
 
-# The note a game writes when it pauses itself (services), stored in English.
-PAUSED_ITSELF = "The game paused itself: nobody moved for "
-# The note of the organizer's "Replace a player" (services), stored in English and
-# read back in each reader's language (a name holds no line break: one match).
+# The notes the service writes itself (games.core.services), by their code: each
+# reader reads one in their own language from its params, never from its English
+# ``text``, which the event keeps for the records.
+PAUSED_ITSELF = "paused_itself"  # params: "phases" nobody moved in a row
+SEAT_REPLACED = "seat_replaced"  # params: "new" and "old" (names), "seat" (from 1)
+# The replacement's note in English, stored as the event's text beside its code.
 REPLACED = "{new} takes over seat {seat} from {old}."
-REPLACED_NOTE = re.compile(r"(?P<new>.+) takes over seat (?P<seat>[0-9]+) from (?P<old>.+)\.")
 
 
-def pause_note(text: str) -> str | None:
-    """The note a game wrote when it paused itself, in the reader's language; None
-    for any other note. The note is stored in English ("…nobody moved for 3 phases
-    in a row."); how long is read back from it."""
-    if not text.startswith(PAUSED_ITSELF) or not text.endswith("."):
-        return None
-    how_long = text[len(PAUSED_ITSELF) : -1]
-    number, _space, rest = how_long.partition(" ")
-    if how_long == "a whole phase":
-        phases = 1
-    elif number.isascii() and number.isdigit() and rest == "phases in a row":
-        phases = int(number)
-    else:
-        return None
-    return _("The game paused itself: nobody moved for %(idle)s.") % {"idle": idle_for(phases)}
-
-
-def replaced_note(text: str) -> str | None:
-    """The note of a replaced player, in the reader's language; None for any other."""
-    found = REPLACED_NOTE.fullmatch(text)
-    if found is None:
-        return None
-    return _("%(new)s takes over seat %(seat)s from %(old)s.") % {
-        "new": isolate(found["new"]),
-        "seat": found["seat"],
-        "old": isolate(found["old"]),
-    }
+def coded_note(code: str, params: dict) -> str | None:
+    """A note the service wrote, in the reader's language, from its code and params;
+    None for a code this narration does not know."""
+    if code == PAUSED_ITSELF:
+        idle = idle_for(params["phases"])
+        return _("The game paused itself: nobody moved for %(idle)s.") % {"idle": idle}
+    if code == SEAT_REPLACED:
+        return _("%(new)s takes over seat %(seat)s from %(old)s.") % {
+            "new": isolate(params["new"]),
+            "seat": params["seat"],
+            "old": isolate(params["old"]),
+        }
+    return None
 
 
 class NoteLines(NarratorBase):
@@ -167,9 +152,10 @@ class NoteLines(NarratorBase):
         return _("The organizer moved the game on: %(done)s.") % {"done": done}
 
     def _noted(self, e):
+        # Old games hold notes written before notes carried a code: only their
+        # English text, shown as it was stored.
+        told = coded_note(e["code"], e["params"]) if "code" in e else None
         if e.get("by") == "game":
             # A game note names players as they were stored: kept on one line.
-            text = one_line(e["text"])
-            return pause_note(text) or text
-        note = replaced_note(one_line(e["text"])) or isolate(e["text"])
-        return _("Organizer: %(note)s") % {"note": note}
+            return told or one_line(e["text"])
+        return _("Organizer: %(note)s") % {"note": told or isolate(e["text"])}
