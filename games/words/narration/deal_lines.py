@@ -2,10 +2,7 @@
 withdrawn, refused or lapsed, and deals made."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    ngettext,
-)
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.words.narration.narrator_base import NarratorBase
 from games.words.narration.phrases import listed, nothing, offer_numbers, terms_parts

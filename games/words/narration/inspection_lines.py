@@ -2,11 +2,7 @@
 calls, a bag shown as proof (honor among thieves), the Booty shared."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    pgettext,
-    pgettext_lazy,
-)
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.words.narration.narrator_base import NarratorBase
 from games.words.narration.phrases import (

@@ -2,11 +2,7 @@
 notes (the organizer's, and the game's own when it pauses itself)."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    pgettext,
-    pgettext_lazy,
-)
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.words.narration.narrator_base import NarratorBase
 from games.words.narration.phrases import idle_for, listed

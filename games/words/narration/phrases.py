@@ -3,11 +3,7 @@ cards, piles, bags, and what a deal's terms give and do. Pages and emails use
 them too, so a phrase reads the same wherever it is shown."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    ngettext,
-    pgettext,
-)
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.engine import CARD_TYPES
 from games.words import goods_names

@@ -2,10 +2,7 @@
 round and of the game."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    ngettext,
-)
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_CLAIM

@@ -2,11 +2,7 @@
 passed to a stand, confiscated, handed over as agreed, paid, shared from the Booty."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import (
-    gettext_lazy,
-    ngettext,
-    pgettext,
-)
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.words.narration.narrator_base import NarratorBase
 from games.words.narration.phrases import BOOTY, OUT, REASONS, cards, gold, goods, listed
