@@ -180,3 +180,31 @@ def test_the_games_own_note_is_not_signed_by_the_organizer_and_replays_exactly()
     assert narrator.line(by_organizer[0]) == "Organizer: The game is paused."
     with pytest.raises(engine.EngineError):
         engine.apply(state, {"type": "note", "text": "Hello", "by": "Ben"})
+
+
+def test_the_pause_note_carries_its_code_and_how_long_nobody_moved():
+    """Read in each reader's language from these, not from its English text."""
+    game = new_game()
+    for _ in range(3):
+        silent_deadline(game)
+    [note] = GameEvent.objects.filter(game=game, type="noted")
+    assert note.data["code"] == "paused_itself" and note.data["params"] == {"phases": 3}
+    assert note.data["text"] == PAUSED_ITSELF
+
+
+def test_a_notes_code_and_params_are_checked_and_replay_exactly():
+    state, log = engine.new_game({"edition": 2, "players": 3}, "a5" * 32)
+    command = {"type": "note", "text": PAUSED_ITSELF, "by": "game"}
+    coded = {**command, "code": "paused_itself", "params": {"phases": 3}}
+    state, noted = engine.apply(state, coded)
+    assert noted[0]["code"] == "paused_itself" and noted[0]["params"] == {"phases": 3}
+    assert engine.replay(log + noted).hash() == state.hash()
+    for wrong in (
+        {"params": {"phases": 3}},  # params without a code
+        {"code": "two words"},
+        {"code": "paused_itself", "params": {"phases": True}},
+        {"code": "paused_itself", "params": {"phases": [3]}},
+        {"code": "paused_itself", "params": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6}},
+    ):
+        with pytest.raises(engine.EngineError):
+            engine.apply(state, {**command, **wrong})

@@ -15,13 +15,15 @@ from django.utils import translation
 
 from games.engine import GameConfig, project_event
 from games.words.narrate import (
+    PAUSED_ITSELF,
+    SEAT_REPLACED,
     Narrator,
     cards,
+    coded_note,
     deal_parties,
     idle_for,
     listed,
     outcome_lines,
-    pause_note,
     pile_name,
     terms_parts,
 )
@@ -144,15 +146,16 @@ def test_the_outcome_lines_and_the_terms_render_in_both_languages(narrated):
             assert all(text and "%(" not in text for text in said), said
 
 
-def test_the_game_pause_note_is_stored_in_english_and_read_in_the_readers_language():
+def test_a_coded_note_is_read_from_its_code_and_params_not_from_its_english_text():
     stored = "The game paused itself: nobody moved for 3 phases in a row."
     with translation.override("en"):
-        assert pause_note(stored) == stored
-        assert pause_note("The game paused itself: nobody moved for a whole phase.") == (
+        assert coded_note(PAUSED_ITSELF, {"phases": 3}) == stored
+        assert coded_note(PAUSED_ITSELF, {"phases": 1}) == (
             "The game paused itself: nobody moved for a whole phase."
         )
-    assert pause_note("Ann left the table.") is None
-    assert pause_note("The game paused itself: nobody moved for ³ phases in a row.") is None
+        replaced = coded_note(SEAT_REPLACED, {"new": "Bea", "seat": 2, "old": "Ben"})
+        assert replaced == "Bea takes over seat 2 from Ben."
+    assert coded_note("no_such_note", {}) is None
 
 
 # --- the Spanish wording: with the compiled catalogue -----------------------------------
@@ -253,14 +256,38 @@ def test_the_organizer_moving_the_game_on_in_spanish():
 def test_the_game_pause_note_in_spanish():
     spanish_catalogue()
     narrator = Narrator(NAMES[:3], 1, piles=1)
-    note = {"type": "noted", "by": "game"}
+    note = {"type": "noted", "by": "game", "code": PAUSED_ITSELF}
     with translation.override("es"):
         text = "The game paused itself: nobody moved for 3 phases in a row."
-        assert narrator.line({**note, "text": text}) == (
+        assert narrator.line({**note, "text": text, "params": {"phases": 3}}) == (
             "La partida se ha pausado sola: nadie ha jugado durante 3 fases seguidas."
         )
         text = "The game paused itself: nobody moved for a whole phase."
-        assert narrator.line({**note, "text": text}) == (
+        assert narrator.line({**note, "text": text, "params": {"phases": 1}}) == (
             "La partida se ha pausado sola: nadie ha jugado durante una fase entera."
         )
         assert narrator.line({"type": "noted", "text": "Hola"}) == "Nota del organizador: Hola"
+
+
+def test_a_replaced_player_note_in_spanish_from_its_code():
+    spanish_catalogue()
+    narrator = Narrator(NAMES[:3], 1, piles=1)
+    params = {"new": "Bea", "seat": 2, "old": "Ben"}
+    note = {"type": "noted", "text": "Bea takes over seat 2 from Ben."}
+    with translation.override("es"):
+        assert narrator.line({**note, "code": SEAT_REPLACED, "params": params}) == (
+            "Nota del organizador: Bea ocupa el asiento 2 en lugar de Ben."
+        )
+
+
+def test_a_note_stored_before_notes_had_a_code_is_shown_as_stored():
+    """Old games hold notes with their English text alone: shown as they were written."""
+    spanish_catalogue()
+    narrator = Narrator(NAMES[:3], 1, piles=1)
+    paused = "The game paused itself: nobody moved for 3 phases in a row."
+    with translation.override("es"):
+        assert narrator.line({"type": "noted", "by": "game", "text": paused}) == paused
+        replaced = {"type": "noted", "text": "Bea takes over seat 2 from Ben."}
+        assert narrator.line(replaced) == "Nota del organizador: Bea takes over seat 2 from Ben."
+        unknown = {"type": "noted", "by": "game", "text": "Later.", "code": "new", "params": {}}
+        assert narrator.line(unknown) == "Later."  # a code this server does not know yet

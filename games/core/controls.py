@@ -15,7 +15,7 @@ from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
 from games.core.timers import advance
 from games.models import Game, Seat
-from games.words.narrate import REPLACED
+from games.words.narrate import REPLACED, SEAT_REPLACED
 
 STALE = "The game changed meanwhile; nothing was done."
 
@@ -24,10 +24,11 @@ NOT_ACTIVE = "This game is no longer in play."
 
 
 def _control(
-    game_id: int, expected_version: int, note: str, change, now, announce: str = ""
+    game_id: int, expected_version: int, note: str | dict, change, now, announce: str = ""
 ) -> Game:
     """One organizer control: the change, a note in the log and, with ``announce``
-    (an email kind), an email to every player in the same commit."""
+    (an email kind), an email to every player in the same commit. ``note``: its
+    text, or the note command's fields (``text``, ``code``, ``params``)."""
     with transaction.atomic():
         game = locked_game(game_id)
         if game.version != expected_version:
@@ -35,7 +36,8 @@ def _control(
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", NOT_ACTIVE)
         fields = change(game) or {}
-        state, events = engine.apply(game.engine_state(), {"type": "note", "text": note})
+        command = {"type": "note", **(note if isinstance(note, dict) else {"text": note})}
+        state, events = engine.apply(game.engine_state(), command)
         commit_state(game, state, events, now)
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
@@ -151,7 +153,8 @@ def replace_player(
     new = parse_player(f"{name} <{email}> {timezone_name or seat.timezone}")
     others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
     distinct_names([*others, new.name])
-    note = REPLACED.format(new=new.name, seat=seat.index + 1, old=seat.name)
+    params = {"new": new.name, "seat": seat.index + 1, "old": seat.name}
+    note = {"text": REPLACED.format(**params), "code": SEAT_REPLACED, "params": params}
 
     def change(game):
         if seat.email.lower() != new.email.lower():  # the same person: the welcome says it

@@ -22,7 +22,7 @@ from games.core.game_writes import (
 )
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat
-from games.words.narrate import idle_for
+from games.words.narrate import PAUSED_ITSELF, idle_for
 
 
 def advance(
@@ -213,7 +213,8 @@ def _idle(game: Game) -> bool:
 
 def _pause_note(game: Game) -> dict:
     text = f"The game paused itself: nobody moved for {idle_for(game.idle_phases)}."
-    return {"type": "note", "text": text, "by": "game"}
+    params = {"phases": game.idle_phases}
+    return {"type": "note", "text": text, "by": "game", "code": PAUSED_ITSELF, "params": params}
 
 
 def _count_missed(games: dict, seats: list) -> None:

@@ -85,19 +85,45 @@ MAX_NOTE = 300
 # Who writes a note: the organizer (the default), or the game itself (the
 # service's own rules, e.g. a game pausing when nobody moves any more).
 NOTE_BY = ("organizer", "game")
+MAX_NOTE_PARAMS = 5
 
 
 def note(run: Run, command: dict) -> None:
-    """The organizer's word in the game log (pause, extension, replaced player...)."""
+    """The organizer's word in the game log (pause, extension, replaced player...).
+
+    A note the service writes itself may name its message with a ``code`` and the
+    values it needs (``params``), so that each reader reads it in their language
+    without the English ``text`` being parsed back; the engine keeps both as given."""
     text = command.get("text")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_NOTE:
         raise EngineError("bad_command", f"A note is 1 to {MAX_NOTE} characters of text.")
     by = command.get("by", "organizer")
     if by not in NOTE_BY:
         raise EngineError("bad_command", 'A note is by "organizer" or "game".')
+    coded = _note_code(command)
     if run.state.is_over():
         raise EngineError("game_over", "The game is over.")
-    run.emit("noted", text=text, **({} if by == "organizer" else {"by": by}))
+    run.emit("noted", text=text, **({} if by == "organizer" else {"by": by}), **coded)
+
+
+def _note_code(command: dict) -> dict:
+    """A note's ``code`` and ``params`` (a few names to short text or whole numbers),
+    checked; {} for a note of text alone."""
+    if "code" not in command and "params" not in command:
+        return {}
+    code, params = command.get("code"), command.get("params", {})
+    if not isinstance(code, str) or not code.isidentifier() or len(code) > 40:
+        raise EngineError("bad_command", "A note is named by its code, a short identifier.")
+    if not isinstance(params, dict) or len(params) > MAX_NOTE_PARAMS:
+        raise EngineError("bad_command", f"A note is given at most {MAX_NOTE_PARAMS} params.")
+    for name, value in params.items():
+        number = isinstance(value, int) and not isinstance(value, bool)
+        short = isinstance(value, str) and len(value) <= MAX_NOTE
+        if not isinstance(name, str) or not name.isidentifier() or not (number or short):
+            raise EngineError(
+                "bad_command", "A note is given params of short text or whole numbers."
+            )
+    return {"code": code, "params": dict(params)}
 
 
 def replay(events: list) -> State:
