@@ -54,4 +54,4 @@ demo: migrate
 	DEBUG=$(DEBUG) $(PY) manage.py demo_game
 
 simulate: venv
-	$(PY) -m games.engine.simulate --games 100 --players 4 --edition 2
+	$(PY) -m games.engine.self_play --games 100 --players 4 --edition 2

@@ -39,7 +39,7 @@ from games.engine import (
 )
 from games.engine.black_market import claimable, may_still_claim
 from games.engine.cards import BLACK_MARKET_CLAIM, BLACK_MARKET_TYPES
-from games.engine.simulate import RandomPlayers
+from games.engine.self_play import RandomPlayers
 
 PHASE_HOURS = 24.0
 MODES = {  # step deadline (share of the inspection); asked when the bag is through;

@@ -210,7 +210,7 @@ DEADLINES_QUEUE = "deadlines"
 # DEADLINES_CONCURRENCY): deadlines that fall together are split into this many tasks,
 # so that every process takes a share at once. Two workers in production
 # (docker/compose.yaml): while one is stuck, the other keeps the deadlines
-# (games/core/tasks.py, REHAND_LATE_DEADLINE).
+# (games/core/timer_tasks.py, REHAND_LATE_DEADLINE).
 DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
 DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
@@ -287,7 +287,7 @@ MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
 OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
-# --- health: /healthz/backlog and manage.py health (games/core/health.py) ------------------
+# --- health: /healthz/backlog and manage.py health (games/core/backlog.py) ------------------
 # Past any of these, the report says what is wrong and the endpoint answers 503
 # (Compose's health check of `web` asks it); the outbox sweep logs a warning, at most
 # every 5 minutes, while mail is past its threshold.

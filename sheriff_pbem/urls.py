@@ -7,7 +7,7 @@ from django.urls import include, path
 from django.views.decorators.cache import never_cache
 from django.views.generic import RedirectView
 
-from games.core import health
+from games.core import backlog
 
 
 def healthz(request):
@@ -20,9 +20,9 @@ def healthz(request):
 
 @never_cache
 def healthz_backlog(request):
-    """Is the service keeping up (games/core/health.py)? 200, or 503 past a threshold;
+    """Is the service keeping up (games/core/backlog.py)? 200, or 503 past a threshold;
     ages and counts only, so it may answer anyone."""
-    found = health.report()
+    found = backlog.report()
     response = JsonResponse(found, status=200 if found["ok"] else 503)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from fixtures_pages import decide_buttons, form_for, forms_of, messages_of, path_of, post_form
 
-from games.core import controls, game_setup, moves, tasks, timers
+from games.core import controls, game_setup, moves, timer_tasks, timers
 from games.mail import emails
 from games.models import Game, GameEvent
 from tests.mailplay import mails_by_name as mails
@@ -129,7 +129,7 @@ def test_the_beat_sweep_hands_an_ended_bargaining_time_to_a_worker(settings):
     Game.objects.filter(pk=game.pk).update(
         bargaining_until=now - timedelta(seconds=1), phase_deadline=now + timedelta(days=1)
     )
-    tasks.sweep_deadlines()
+    timer_tasks.sweep_deadlines()
     assert fresh(game).engine_state().phase.bargaining_over
 
 

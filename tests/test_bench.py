@@ -31,7 +31,7 @@ def test_the_benchmark_players_finish_a_game_through_the_pages():
     assert samples.max_queries("email") <= 9, samples.max_queries("email")
 
 
-@override_settings(ROOT_URLCONF="games.devtools.bench.urls")
+@override_settings(ROOT_URLCONF="games.devtools.bench.bench_urls")
 def test_the_minimal_view_locks_updates_and_redirects_behind_csrf():
     game = start_game()
     path = path_of(game.seats.get(index=1)).replace("/play/", "/bench/minimal/")

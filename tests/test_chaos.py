@@ -8,7 +8,7 @@ import pytest
 from django.http import QueryDict
 
 from games import engine
-from games.engine.simulate import RandomPlayers
+from games.engine.self_play import RandomPlayers
 from games.management.commands.chaos import form_fields
 from games.web import forms
 from tests.builders import start

@@ -17,7 +17,7 @@ from games.core import (
     game_writes,
     links,
     moves,
-    tasks,
+    timer_tasks,
     timers,
 )
 from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
@@ -259,14 +259,18 @@ class Sweeps:
 
     def at(self, *instants) -> None:
         with (
-            mock.patch.object(tasks.advance_games, "delay", side_effect=self.advance.append),
-            mock.patch.object(tasks.advance_games, "apply_async", side_effect=self.hand_out_ahead),
-            mock.patch.object(tasks.remind_game, "delay", side_effect=self.remind.append),
-            mock.patch.object(tasks.end_bargaining, "delay", side_effect=self.bargaining.append),
+            mock.patch.object(timer_tasks.advance_games, "delay", side_effect=self.advance.append),
+            mock.patch.object(
+                timer_tasks.advance_games, "apply_async", side_effect=self.hand_out_ahead
+            ),
+            mock.patch.object(timer_tasks.remind_game, "delay", side_effect=self.remind.append),
+            mock.patch.object(
+                timer_tasks.end_bargaining, "delay", side_effect=self.bargaining.append
+            ),
         ):
             for instant in instants:
-                with mock.patch("games.core.tasks.timezone.now", return_value=instant):
-                    tasks.sweep_deadlines()
+                with mock.patch("games.core.timer_tasks.timezone.now", return_value=instant):
+                    timer_tasks.sweep_deadlines()
 
 
 def seconds_after(start, *seconds) -> list:
@@ -344,10 +348,10 @@ def test_a_deadline_is_handed_out_ahead_once_due_at_the_deadline():
     game = new_game()
     deadline = game.phase_deadline
     sweeps = Sweeps()
-    sweeps.at(deadline - tasks.LOOKAHEAD - timedelta(seconds=1))
+    sweeps.at(deadline - timer_tasks.LOOKAHEAD - timedelta(seconds=1))
     assert sweeps.ahead == []  # not yet within reach
     sweeps.at(*[deadline - timedelta(seconds=s) for s in (3.5, 3, 2, 1, 0)])
-    assert sweeps.ahead == [([(game.pk, None)], deadline, deadline - tasks.PREPARE)]
+    assert sweeps.ahead == [([(game.pk, None)], deadline, deadline - timer_tasks.PREPARE)]
     assert sweeps.advance == []
     assert fresh(game).advance_queued_at == deadline
     sweeps.at(deadline + timedelta(seconds=11))  # that task was lost: handed out again
@@ -358,13 +362,13 @@ def test_deadlines_falling_together_are_shared_among_the_worker_processes(settin
     settings.DEADLINE_WORKER_PROCESSES = 2
     t = T0 + timedelta(hours=1)
     rows = [(pk, t) for pk in range(1, 1001)] + [(2000, t + timedelta(seconds=1))]
-    chunks = tasks.advance_chunks(rows, now=T0)
+    chunks = timer_tasks.advance_chunks(rows, now=T0)
     assert [(at, len(chunk)) for at, chunk in chunks] == [
         (t, 500),
         (t, 500),
         (t + timedelta(seconds=1), 1),
     ]
-    late = tasks.advance_chunks([(7, T0 - timedelta(seconds=1))], now=T0)
+    late = timer_tasks.advance_chunks([(7, T0 - timedelta(seconds=1))], now=T0)
     assert late == [(None, [(7, None)])]
 
 

@@ -13,7 +13,7 @@ from games.engine import events
 from games.engine.config import GameConfig
 from games.engine.game import apply, new_game
 from games.engine.refusals import EngineError
-from games.engine.simulate import RandomPlayers, play_game
+from games.engine.self_play import RandomPlayers, play_game
 from games.engine.state import json_copy
 
 

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from games.core import game_setup, tasks
+from games.core import game_setup, timer_tasks
 from games.models import Game
 
 PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
@@ -54,13 +54,15 @@ class HandOuts:
 
     def at(self, instant) -> None:
         with (
-            mock.patch.object(tasks.advance_games, "delay", side_effect=self.overdue.append),
+            mock.patch.object(timer_tasks.advance_games, "delay", side_effect=self.overdue.append),
             mock.patch.object(
-                tasks.advance_games, "apply_async", side_effect=lambda a, eta: self.ahead.append(a)
+                timer_tasks.advance_games,
+                "apply_async",
+                side_effect=lambda a, eta: self.ahead.append(a),
             ),
-            mock.patch("games.core.tasks.timezone.now", return_value=instant),
+            mock.patch("games.core.timer_tasks.timezone.now", return_value=instant),
         ):
-            tasks.sweep_deadlines()
+            timer_tasks.sweep_deadlines()
 
 
 @pytest.mark.django_db
@@ -149,7 +151,7 @@ class Beat(threading.Thread):
 
     def run(self):
         while not self.done.is_set():
-            tasks.sweep_deadlines.delay()
+            timer_tasks.sweep_deadlines.delay()
             self.done.wait(0.5)
 
     def stop(self):
@@ -169,7 +171,7 @@ def test_the_other_worker_keeps_deadlines_on_time_while_one_is_frozen():
     beat = Beat()
     try:
         wait_until(lambda: answers("frozen") and answers("alive"), 60, "the workers start")
-        # While the deadlines are handed out, only the one that will freeze takes tasks.
+        # While the deadlines are handed out, only the one that will freeze takes timer_tasks.
         os.killpg(frozen.pid, signal.SIGCONT)
         os.killpg(alive.pid, signal.SIGSTOP)
         games = [new_game(name=f"Frozen {i}") for i in range(6)]
@@ -187,7 +189,7 @@ def test_the_other_worker_keeps_deadlines_on_time_while_one_is_frozen():
         )
         # Every deadline is now an ETA task reserved by `frozen`, its ETA still ahead.
         wait_until(lambda: broker.llen(settings.DEADLINES_QUEUE) == 0, 2, "the tasks are taken")
-        assert timezone.now() < deadline - tasks.PREPARE - timedelta(seconds=0.5)
+        assert timezone.now() < deadline - timer_tasks.PREPARE - timedelta(seconds=0.5)
         os.killpg(frozen.pid, signal.SIGSTOP)
         os.killpg(alive.pid, signal.SIGCONT)
         pending = {g.pk for g in games}

@@ -18,9 +18,10 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from games.core import game_setup, health, links
+from games.core import backlog as health
+from games.core import game_setup, links
 from games.mail import outbox
-from games.mail import tasks as mail_tasks
+from games.mail import send_tasks as mail_tasks
 from games.models import Game, OutboxEmail
 
 pytestmark = pytest.mark.django_db
@@ -207,10 +208,10 @@ def test_the_sweep_says_once_in_a_while_that_mail_is_backed_up(caplog, settings)
     new_game()
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     said = health.BackedUpMail(every=300)
-    with caplog.at_level(logging.WARNING, logger="games.core.health"):
+    with caplog.at_level(logging.WARNING, logger="games.core.backlog"):
         assert said.check() is True
         assert said.check() is False  # not again within five minutes
-        with mock.patch("games.core.health.time.monotonic", return_value=said.said_at + 301):
+        with mock.patch("games.core.backlog.time.monotonic", return_value=said.said_at + 301):
             assert said.check() is True
     lines = [r.getMessage() for r in caplog.records if "backed up" in r.getMessage()]
     assert len(lines) == 2
@@ -227,7 +228,7 @@ def test_sweep_outbox_checks_for_backed_up_mail(caplog, settings):
     with (
         mock.patch.object(mail_tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
         mock.patch.object(outbox, "deliver"),
-        caplog.at_level(logging.WARNING, logger="games.core.health"),
+        caplog.at_level(logging.WARNING, logger="games.core.backlog"),
     ):
         mail_tasks.sweep_outbox()
     assert any("mail is backed up" in r.getMessage() for r in caplog.records)
@@ -245,7 +246,7 @@ def test_a_sweep_stops_taking_emails_well_before_the_visibility_timeout():
 
     with (
         mock.patch.object(mail_tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
-        mock.patch("games.mail.tasks.time.monotonic", side_effect=lambda: clock["now"]),
+        mock.patch("games.mail.send_tasks.time.monotonic", side_effect=lambda: clock["now"]),
         mock.patch.object(outbox, "deliver", side_effect=slow_send) as deliver,
         mock.patch.object(mail_tasks.BACKED_UP_MAIL, "check"),
     ):

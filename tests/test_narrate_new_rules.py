@@ -16,7 +16,7 @@ from builders import rig, start, to_inspection, with_deputies
 
 from games.engine import CARD_TYPES, GameConfig, apply, new_game, project_event
 from games.engine.refusals import EngineError
-from games.engine.simulate import RandomPlayers
+from games.engine.self_play import RandomPlayers
 from games.words.narrate import Narrator, outcome_lines, terms_parts
 
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]

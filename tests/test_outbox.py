@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.core import game_setup, game_writes, moves, notifications
 from games.mail import outbox
-from games.mail import tasks as mail_tasks
+from games.mail import send_tasks as mail_tasks
 from games.models import Game, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db

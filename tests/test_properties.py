@@ -31,7 +31,7 @@ from games.engine import (
 from games.engine import seat_views as views
 from games.engine.invariants import check_no_leak, check_state, check_view
 from games.engine.rng import seed_digest, shuffled
-from games.engine.simulate import RandomPlayers, play_game
+from games.engine.self_play import RandomPlayers, play_game
 
 GAMES = int(os.environ.get("SIM_GAMES", "200"))
 DEEP_EVERY = int(os.environ.get("SIM_DEEP_EVERY", "3"))

@@ -15,7 +15,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.core import game_setup, moves
-from games.core.tasks import advance_games, sweep_deadlines
+from games.core.timer_tasks import advance_games, sweep_deadlines
 from games.models import Game, GameEvent, OutboxEmail
 from sheriff_pbem.celery import app
 

@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import simulate
+from games.engine import self_play
 
 
 def test_six_players_with_the_black_market_play_to_the_end_with_no_failure():
@@ -44,7 +44,7 @@ def test_options_the_rules_refuse_are_refused(options, message):
 
 def test_the_module_refuses_them_too():
     with pytest.raises(SystemExit):
-        simulate.main(["--games", "1", "--players", "6", "--edition", "1"])
+        self_play.main(["--games", "1", "--players", "6", "--edition", "1"])
 
 
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -68,5 +68,5 @@ def test_timing_prints_the_time_spent_in_apply():
 
 
 def test_the_module_times_too(capsys):
-    assert simulate.main(["--games", "1", "--players", "3", "--edition", "1", "--timing"]) == 0
+    assert self_play.main(["--games", "1", "--players", "3", "--edition", "1", "--timing"]) == 0
     assert re.search(rf"apply ms per game: median {NUMBER}", capsys.readouterr().out)

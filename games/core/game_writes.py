@@ -4,7 +4,7 @@ A write locks the game row (``select_for_update`` on PostgreSQL; SQLite's
 IMMEDIATE transactions serialize writers), applies the engine command, appends
 the events and moves the snapshot forward with a compare-and-set on the version,
 recording the emails owed in the outbox in the same commit (notifications).
-Sending happens after commit (games.mail.tasks)."""
+Sending happens after commit (games.mail.send_tasks)."""
 
 import functools
 import logging

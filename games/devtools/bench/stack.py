@@ -1,5 +1,5 @@
 """The servers the benchmark drives: gunicorn with the site and the minimal view
-(games.devtools.bench.settings), and a Celery worker that sends the emails the moves owe,
+(games.devtools.bench.bench_settings), and a Celery worker that sends the emails the moves owe,
 all with production settings (DEBUG off: cached templates, no query log)."""
 
 import os
@@ -19,7 +19,7 @@ def bench_env(port: int) -> dict:
     """Production-like settings on the configured database and broker."""
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="games.devtools.bench.settings",
+        DJANGO_SETTINGS_MODULE="games.devtools.bench.bench_settings",
         DEBUG="0",
         SECRET_KEY=env.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1,localhost,testserver",

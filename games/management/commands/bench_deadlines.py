@@ -44,7 +44,7 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from games.core import game_setup, moves, notifications, timers
-from games.mail.tasks import send_emails
+from games.mail.send_tasks import send_emails
 from games.models import Game, GameEvent, OutboxEmail, Seat
 
 BENCH_EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"

@@ -3,7 +3,7 @@ the same stack, and the in-process cost of each request. See docs/operations.md,
 
     python manage.py bench_moves [--games 200] [--players 5] [--seconds 60] ...
 
-It runs with production settings of its own (games.devtools.bench.settings, DEBUG off) on
+It runs with production settings of its own (games.devtools.bench.bench_settings, DEBUG off) on
 the configured database and broker, and removes the games it made at its end."""
 
 import cProfile

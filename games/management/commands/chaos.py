@@ -57,7 +57,7 @@ from games import engine
 from games.core import game_setup, links
 from games.devtools import flaky_esp
 from games.engine.invariants import check_state
-from games.engine.simulate import RandomPlayers
+from games.engine.self_play import RandomPlayers
 from games.management.commands.bench_deadlines import percentile
 from games.models import Game, GameEvent, OutboxEmail
 

@@ -1,11 +1,11 @@
-"""Is the service keeping up? The report of /healthz/backlog (games/core/health.py) on
+"""Is the service keeping up? The report of /healthz/backlog (games/core/backlog.py) on
 the command line, for an operator or a cron job: exits 1 past a threshold."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.core import health
+from games.core import backlog
 
 
 def _seconds(value) -> str:
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="the report as JSON")
 
     def handle(self, *args, **options):
-        found = health.report()
+        found = backlog.report()
         if options["json"]:
             self.stdout.write(json.dumps(found, indent=2))
         else:

@@ -1,5 +1,5 @@
 """Random full games through the rules engine, every invariant checked after every
-step: ``manage.py simulate`` is ``python -m games.engine.simulate`` (same options,
+step: ``manage.py simulate`` is ``python -m games.engine.self_play`` (same options,
 same figures). Prints games played, invariant failures (must be 0), commands per
 game and milliseconds per game; exits non-zero when an invariant failed.
 
@@ -8,20 +8,20 @@ game and milliseconds per game; exits non-zero when an invariant failed.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine import simulate
+from games.engine import self_play
 
 
 class Command(BaseCommand):
     help = "Play random full games and check every engine invariant after every step."
 
     def add_arguments(self, parser):
-        simulate.add_arguments(parser)
+        self_play.add_arguments(parser)
 
     def handle(self, *args, **options):
-        problem = simulate.check_arguments(_Options(options))
+        problem = self_play.check_arguments(_Options(options))
         if problem:
             raise CommandError(problem)
-        if simulate.run(_Options(options), out=self.stdout, err=self.stderr):
+        if self_play.run(_Options(options), out=self.stdout, err=self.stderr):
             raise CommandError("invariant failures: see above")
 
 

@@ -4,5 +4,5 @@ benchmark's players move as fast as they can; the allowance is still counted."""
 
 from sheriff_pbem.settings import *  # noqa: F403
 
-ROOT_URLCONF = "games.devtools.bench.urls"
+ROOT_URLCONF = "games.devtools.bench.bench_urls"
 MOVES_BURST = 10**9

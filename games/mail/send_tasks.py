@@ -9,7 +9,7 @@ import time
 from celery import shared_task
 from django.conf import settings
 
-from games.core import health, notifications
+from games.core import backlog, notifications
 from games.mail import outbox
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ SWEEP_OUTBOX_SECONDS = min(60.0, VISIBILITY_TIMEOUT / 5)
 SWEEP_OUTBOX_TIME_LIMIT = int(VISIBILITY_TIMEOUT * 0.8)
 # The outbox sweep says in the log when mail is backed up, at most this often (per
 # worker process): the operator hears of it without a line every 5 seconds.
-BACKED_UP_MAIL = health.BackedUpMail(every=300)
+BACKED_UP_MAIL = backlog.BackedUpMail(every=300)
 
 
 @shared_task(

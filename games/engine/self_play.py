@@ -1,7 +1,7 @@
 """Play many full games with random legal moves and check every invariant
 after every step.
 
-    python -m games.engine.simulate --games N --players 3|4|5|6 --edition 1|2
+    python -m games.engine.self_play --games N --players 3|4|5|6 --edition 1|2
                                     [--seed S] [--royal] [--black-market]
 
 The random players make and revise offers and demands, third-party offers,
@@ -12,7 +12,7 @@ also send refused commands now and then, which must leave the state untouched.
 Prints games played, invariant failures (must be 0) and the median and p95
 milliseconds per full game.
 
-    python -m games.engine.simulate ... --timing
+    python -m games.engine.self_play ... --timing
 
 ``--timing`` measures the engine alone: the same random players (without the
 refused junk commands) play the games with no invariant check, and only the time
@@ -382,7 +382,7 @@ def _values(rnd: random.Random) -> dict:
 
 
 def add_arguments(parser) -> None:
-    """The options, shared by ``python -m games.engine.simulate`` and ``manage.py simulate``."""
+    """The options, shared by ``python -m games.engine.self_play`` and ``manage.py simulate``."""
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, choices=(3, 4, 5, 6), default=4)
     parser.add_argument("--edition", type=int, choices=(1, 2), default=2)
