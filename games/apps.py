@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # Modules that register something when imported: the system checks, the ESP's
-        # tracking signal, the admin's pages and the Celery timer_tasks.
-        from games.mail import settings_checks, tracking  # noqa: F401
+        # tracking signal, the admin's pages and the Celery tasks.
+        from games.core import timer_tasks  # noqa: F401
+        from games.mail import send_tasks, settings_checks, tracking  # noqa: F401
         from games.organizer import admin  # noqa: F401

@@ -62,3 +62,12 @@ def test_a_task_of_a_killed_worker_is_delivered_again_within_minutes_on_redis():
         check=True,
     ).stdout
     assert json.loads(output.splitlines()[-1])["visibility_timeout"] == 300
+
+
+def test_every_task_is_registered_once_django_is_ready():
+    """A worker (and the web process, which queues by name) finds each task by the
+    name it was first deployed with."""
+    names = {name for name in app.tasks if name.startswith("games.")}
+    assert names == {f"games.tasks.{task}" for task in DEADLINE_TASKS + EMAIL_TASKS} | {
+        "games.tasks.send_digests"
+    }
