@@ -13,7 +13,7 @@ from django.utils import translation
 
 from games.engine import inspection
 from games.models import Seat
-from games.present import presenters
+from games.present import cards, clock, presenters, seat_table
 from games.web import forms
 from games.words import refusal_messages
 from games.words.narrate import Narrator, listed
@@ -109,12 +109,12 @@ def test_a_message_s_values_are_read_back_into_the_translation():
 
 def test_deadlines_read_as_before_in_english():
     with translation.override("en"):
-        shown = presenters.deadline(datetime(2025, 3, 3, 14, 5, tzinfo=UTC), "Europe/Madrid")
+        shown = clock.deadline(datetime(2025, 3, 3, 14, 5, tzinfo=UTC), "Europe/Madrid")
         assert shown["local"] == "Mon 03 Mar 2025, 15:05 (Europe/Madrid)"
         assert shown["short"] == "Mon 03 Mar, 15:05"
         assert shown["utc"] == "Mon 03 Mar, 14:05 UTC"
-        assert presenters.deadline(None, "UTC") is None
-        assert presenters.deadline(datetime(2025, 3, 3, tzinfo=UTC), "Nowhere/Else")["is_utc"]
+        assert clock.deadline(None, "UTC") is None
+        assert clock.deadline(datetime(2025, 3, 3, tzinfo=UTC), "Nowhere/Else")["is_utc"]
 
 
 def test_a_number_too_large_is_said_with_the_language_s_separators():
@@ -134,8 +134,8 @@ def as_query(data: dict):
 
 def test_the_legend_and_the_ordinals_are_read_when_shown():
     with translation.override("en"):
-        assert str(presenters.KINDS_LEGEND) == presenters.kinds_legend()
-        assert [presenters.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21)] == [
+        assert str(cards.KINDS_LEGEND) == cards.kinds_legend()
+        assert [seat_table.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21)] == [
             "1st",
             "2nd",
             "3rd",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 from games.core import deadlines
-from games.present import presenters
+from games.present import game_log as seat_log
 from games.words import goods_names
 from games.words.narrate import Narrator
 
@@ -217,10 +217,10 @@ def game_log(state, events, names: list) -> list:
     ``events`` are the stored events in order. Returns
     [{"title": "Round 2 of 9", "lines": [...]}, ...]."""
     events = list(events)
-    lines, _more = presenters.log_lines(state, events[::-1], names, None, None)
+    lines, _more = seat_log.log_lines(state, events[::-1], names, None, None)
     ended = next((e["seq"] for e in events if e["type"] == "game_ended"), None)
     groups = []
-    for group in presenters.by_round(lines):
+    for group in seat_log.by_round(lines):
         number = group["round"]
         title = (
             _("Round %(round)d of %(rounds)d") % {"round": number, "rounds": state.config.rounds}

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.core import game_writes, links, moves, rows
 from games.models import GameEvent
-from games.present import presenters
+from games.present import clock, game_log, presenters
 from games.web.forms import FormError, parse_move, sent_back
 from games.words import i18n, narrate, user_text
 from games.words.typed_text import whole_number
@@ -221,8 +221,8 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         more = False
     else:
         events = _events(game, newest_first=True, first=table and table.newest_events)
-        lines, more = presenters.log_lines(
-            state, events, names, seat.index, presenters.LOG_LINES, game=game
+        lines, more = game_log.log_lines(
+            state, events, names, seat.index, game_log.LOG_LINES, game=game
         )
         log_next = None
     context = presenters.seat_page(
@@ -233,16 +233,16 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         log_all=log_all,
         log_more=more,
         log_next=log_next,
-        deadline=presenters.deadline(game.phase_deadline, seat.timezone),
-        halted=presenters.halted(game, seat.timezone),
-        halted_title=presenters.halted_title(game),
-        bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
+        deadline=clock.deadline(game.phase_deadline, seat.timezone),
+        halted=clock.halted(game, seat.timezone),
+        halted_title=clock.halted_title(game),
+        bargaining_until=clock.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,
-        openings=presenters.record_openings(
+        openings=clock.record_openings(
             game.openings.all() if seat.record_opened else [], seat.timezone
         ),
-        away=presenters.away_notes(seats, timezone.localdate()),
+        away=clock.away_notes(seats, timezone.localdate()),
     )
     return render(request, "seat.html", context, using="jinja")
 
@@ -261,7 +261,7 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
         )
         first_round = begun["round"] if begun else 0
     events = _events(game, newest_first=False, after=start)
-    return presenters.log_page(state, events, names, seat, first_round, game=game)
+    return game_log.log_page(state, events, names, seat, first_round, game=game)
 
 
 EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
