@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 
 from games import engine
 from games.engine import CARD_TYPES
-from games.engine.inspection import OFFER_LIMIT
+from games.engine.inspection import MAX_OFFER_MOVES
 from games.present.cards import card, card_type, declaration_text
 from games.present.roles import (
     DEPUTIES,
@@ -151,7 +151,7 @@ def offer_cap(left: int | None, halted) -> str:
     if left is None or halted or left > 5:
         return ""
     if left == 0:
-        return refusal_messages.message("offer_limit", OFFER_LIMIT)
+        return refusal_messages.text("offer_limit", {"count": MAX_OFFER_MOVES})
     return ngettext(
         "You may make or change %(count)s more offer this inspection.",
         "You may make or change %(count)s more offers this inspection.",
