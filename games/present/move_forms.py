@@ -1,6 +1,7 @@
-"""The move forms a seat is offered: exactly the moves its view allows
-(``view["my_moves"]``), each form's context by move type, the Sheriff's (or a
+"""The form a seat is offered for each move: one function per move (the moves
+registry, games.present.moves, says which move uses which), the Sheriff's (or a
 Deputy's) bag decisions and their confirmation step, and the one-time form keys.
+A refused form comes back filled in as it was sent.
 """
 
 import secrets
@@ -30,69 +31,101 @@ class FormKeys:
         return f"{self.base}.{self.count}"
 
 
-def move_forms(view: dict, names: list, sent: dict | None = None) -> dict:
-    """Form contexts for exactly the moves in view["my_moves"], by move type;
-    the form of a refused move (``sent``) filled in again as it was sent."""
-    me = view["me"]["seat"]
-    forms: dict = {}
-    for move in view["my_moves"]["moves"]:
-        kind = move["type"]
-        again = sent if refused_here(sent, kind) else NOT_SENT
-        typed = again["fields"]
-        hand = [dict(c, checked=c["id"] in again["cards"]) for c in cards(view["me"]["hand"])]
-        if kind == "set_aside":
-            forms[kind] = {"max_cards": move["max_cards"], "hand": hand}
-        elif kind == "market_turn":
-            forms[kind] = {
-                "max_cards": move["max_cards"],
-                "hand": hand,
-                "piles": [
-                    {
-                        "index": index,
-                        "number": index + 1,
-                        "size": len(pile),
-                        "cards": cards(pile),
-                        "max": min(len(pile), move["max_cards"]),
-                        "taken": typed.get(f"from_pile_{index}", "0"),
-                        "chosen": typed.get("pile", "0") == str(index),
-                    }
-                    for index, pile in enumerate(view["discard_piles"])
-                ],
-                "top": typed.get("top", ""),
+def _typed(sent: dict | None, kind: str) -> dict:
+    """The refused form ``sent`` if it was this move's, else an empty one."""
+    return sent if refused_here(sent, kind) else NOT_SENT
+
+
+def _hand(view: dict, again: dict) -> list:
+    """The seat's hand, each card ticked as the refused form had it."""
+    return [dict(c, checked=c["id"] in again["cards"]) for c in cards(view["me"]["hand"])]
+
+
+# --- one form per move: (view, names, move, sent) -> the form's context ------------------
+
+
+def set_aside_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    return {"max_cards": move["max_cards"], "hand": _hand(view, _typed(sent, move["type"]))}
+
+
+def market_turn_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    again = _typed(sent, move["type"])
+    typed = again["fields"]
+    return {
+        "max_cards": move["max_cards"],
+        "hand": _hand(view, again),
+        "piles": [
+            {
+                "index": index,
+                "number": index + 1,
+                "size": len(pile),
+                "cards": cards(pile),
+                "max": min(len(pile), move["max_cards"]),
+                "taken": typed.get(f"from_pile_{index}", "0"),
+                "chosen": typed.get("pile", "0") == str(index),
             }
-        elif kind == "load_bag":
-            forms[kind] = {
-                "hand": hand,
-                "min_cards": move["min_cards"],
-                "max_cards": move["max_cards"],
-                "legal_types": [(name, label(name)) for name in LEGAL_TYPES],
-                "declared": typed.get("declared", ""),
-            }
-        elif kind == "say_no_offer":
-            forms[kind] = True
-        elif kind == "make_offer":
-            forms[kind] = []
-            for to in move["to"]:
-                refused = refused_here(sent, kind, to=to)
-                terms = sent["terms"] if refused else None
-                tf = terms_form(
-                    view, names, proposer=me, recipient=to, terms=terms, joint=move.get("joint")
-                )
-                if not tf["actions"]:
-                    continue  # every bag it could name is called already: nothing to offer
-                joint_again = refused and sent["fields"].get("joint") == "yes"
-                forms[kind].append(dict(tf, again=refused, joint_again=joint_again))
-        elif kind == "accept_offer":
-            forms[kind] = {o["offer"]: o["revision"] for o in move["offers"]}
-        elif kind in ("revise_offer", "withdraw_offer", "refuse_offer"):
-            forms[kind] = set(move["offers"])
-        elif kind == "claim_black_market":
-            forms[kind] = claim_form(view, move, typed)
-        elif kind == "decline_black_market":
-            forms[kind] = {"ahead": move.get("ahead", False)}
-    if view["phase"]["kind"] == "inspection" and bags_to_call(view, me):
-        forms["decide"] = decide_form(view, names)
+            for index, pile in enumerate(view["discard_piles"])
+        ],
+        "top": typed.get("top", ""),
+    }
+
+
+def load_bag_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    again = _typed(sent, move["type"])
+    return {
+        "hand": _hand(view, again),
+        "min_cards": move["min_cards"],
+        "max_cards": move["max_cards"],
+        "legal_types": [(name, label(name)) for name in LEGAL_TYPES],
+        "declared": again["fields"].get("declared", ""),
+    }
+
+
+def say_no_offer_form(view: dict, names: list, move: dict, sent: dict | None) -> bool:
+    return True
+
+
+def make_offer_form(view: dict, names: list, move: dict, sent: dict | None) -> list:
+    """One offer form per seat the offer may be made to (or "deputies")."""
+    me, kind = view["me"]["seat"], move["type"]
+    forms = []
+    for to in move["to"]:
+        refused = refused_here(sent, kind, to=to)
+        terms = sent["terms"] if refused else None
+        tf = terms_form(
+            view, names, proposer=me, recipient=to, terms=terms, joint=move.get("joint")
+        )
+        if not tf["actions"]:
+            continue  # every bag it could name is called already: nothing to offer
+        joint_again = refused and sent["fields"].get("joint") == "yes"
+        forms.append(dict(tf, again=refused, joint_again=joint_again))
     return forms
+
+
+def accept_offer_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    """Offer id -> the revision that may be accepted (the offers panel's buttons)."""
+    return {o["offer"]: o["revision"] for o in move["offers"]}
+
+
+def offer_ids_form(view: dict, names: list, move: dict, sent: dict | None) -> set:
+    """The offers this move may be made on (the offers panel's buttons)."""
+    return set(move["offers"])
+
+
+def claim_black_market_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    return claim_form(view, move, _typed(sent, move["type"])["fields"])
+
+
+def decline_black_market_form(view: dict, names: list, move: dict, sent: dict | None) -> dict:
+    return {"ahead": move.get("ahead", False)}
+
+
+def decide_forms(view: dict, names: list) -> dict:
+    """The Sheriff's (a Deputy's) bags, as one form: {"decide": ...}, or {} when
+    this seat has no bag to decide now."""
+    if view["phase"]["kind"] == "inspection" and bags_to_call(view, view["me"]["seat"]):
+        return {"decide": decide_form(view, names)}
+    return {}
 
 
 def decide_form(view: dict, names: list) -> dict:
@@ -201,7 +234,7 @@ def deputy_outcome(decide: dict, bag: dict, mine: str) -> str:
     return text % partner_name
 
 
-# How the 1st-edition Sheriff stacks confiscated goods (forms.ORDERS), as a page says it.
+# How the 1st-edition Sheriff stacks confiscated goods (move_fields.ORDERS), as a page says it.
 ORDER_WORDS = {
     "lowest_on_top": gettext_lazy("the lowest value on top"),
     "highest_on_top": gettext_lazy("the highest value on top"),

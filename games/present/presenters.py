@@ -1,7 +1,7 @@
 """The seat page as a whole, and the phase line it opens with.
 
 ``seat_page`` assembles the page from the presenters beside this module (cards,
-seat_table, move_forms, offers, game_log, clock); ``phase`` is the title, what the phase
+seat_table, moves, move_forms, offers, game_log, clock); ``phase`` is the title, what the phase
 asks of this seat and a hint, which the emails show too.
 
 Every presenter reads only a seat's view (``engine.view_for``) and its
@@ -19,7 +19,8 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from games import engine
 from games.present.cards import grouped, kinds_legend
 from games.present.game_log import by_round
-from games.present.move_forms import FormKeys, confirmation, move_forms
+from games.present.move_forms import FormKeys, confirmation
+from games.present.moves import seat_forms
 from games.present.offers import deals, offer_cap, offers
 from games.present.roles import YOU, deputies, is_inspector, partner, waiting_to_speak
 from games.present.seat_table import black_market, booty, my_goods, piles, scores, table
@@ -99,7 +100,7 @@ def seat_page(
         "log_next": log_next,
         "keys": FormKeys(),
     }
-    ctx["moves"] = {} if halted else move_forms(view, names, sent)
+    ctx["moves"] = {} if halted else seat_forms(view, names, sent)
     ctx["confirm"] = confirmation(ctx["moves"].get("decide"), confirm)
     if "offers" in view:
         ctx["offer_cap"] = offer_cap(view.get("offer_moves_left"), halted or ctx["over"])

@@ -26,47 +26,14 @@ from games import engine
 from games.core import game_writes, links, moves, rows
 from games.models import GameEvent
 from games.present import clock, game_log, presenters
-from games.web.forms import FormError, parse_move, sent_back
+from games.present.move_fields import sent_back
+from games.present.moves import MOVES
+from games.web.forms import FormError, parse_move
 from games.words import i18n, narrate, user_text
 from games.words.typed_text import whole_number
 
 log = logging.getLogger(__name__)
 
-OFFER_MOVES = {"make_offer", "revise_offer", "withdraw_offer"}
-# Moves whose consequences are told right away in the success message.
-DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
-DONE = {
-    "set_aside": gettext_lazy("Your market choice is recorded."),
-    "market_turn": gettext_lazy("Your market turn is done."),
-    "load_bag": gettext_lazy("Your bag is closed and your declaration recorded."),
-    "make_offer": gettext_lazy("Your offer is on the table."),
-    "revise_offer": gettext_lazy("Your offer is revised."),
-    "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
-    "accept_offer": gettext_lazy("Deal! The offer is accepted."),
-    "refuse_offer": gettext_lazy("You refused it; the table sees that you did."),
-    "pass_bag": gettext_lazy("The bag passes."),
-    "inspect_bag": gettext_lazy("The bag is inspected."),
-    "say_no_offer": gettext_lazy(
-        "The Sheriff now knows you have no offer: your bag can be decided."
-    ),
-    "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
-    "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
-    "set_black_market_standing": gettext_lazy("Your standing answer is recorded."),
-}
-# Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
-DONE_WITH_DEPUTIES = {
-    "pass_bag": gettext_lazy("Your call is recorded: let the bag pass."),
-    "inspect_bag": gettext_lazy("Your call is recorded: inspect the bag."),
-    "say_no_offer": gettext_lazy(
-        "The Deputies now know you have no offer: your bag can be called."
-    ),
-}
-# The Sheriff or a Deputy makes demands, not offers.
-DONE_AS_INSPECTOR = {
-    "make_offer": gettext_lazy("Your demand is on the table."),
-    "revise_offer": gettext_lazy("Your demand is revised."),
-    "withdraw_offer": gettext_lazy("Your demand is withdrawn."),
-}
 # A move whose events say it did something else than the usual.
 DONE_BY_EVENT = {
     "offer_agreed": gettext_lazy(
@@ -179,20 +146,21 @@ def _move(request, seat, seats: list):
 
 def _done(seat, kind: str, outcome, seats: list) -> str:
     """The success message of a move, and for a decision what it did."""
+    move = MOVES[kind]
     state = outcome.before if outcome.before is not None else seat.game.engine_state()
-    done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
-    if kind in OFFER_MOVES and state.is_inspector(seat.index):
-        done = DONE_AS_INSPECTOR[kind]
+    done = (state.config.deputies and move.done_with_deputies) or move.done
+    if move.done_as_inspector and state.is_inspector(seat.index):
+        done = move.done_as_inspector
     done = str(done)
     if outcome.repeated:
         return _("That form was already sent; it counted once.") + " " + done
-    if kind not in DECISIONS | {"claim_black_market"}:
+    if not move.said_by_events:
         return done
     projected = _projected(seat, state, outcome)
     said = [str(DONE_BY_EVENT[e["type"]]) for e in projected if e["type"] in DONE_BY_EVENT]
     if said:
         return said[0]
-    if kind not in DECISIONS:
+    if not move.tells_outcome:
         return done
     names = user_text.names(s.name for s in seats)
     return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
