@@ -23,13 +23,15 @@ MAX_KEY = 40  # keys are secrets.token_urlsafe(16) plus a form number
 
 
 @dataclass(frozen=True)
-class Move:
+class PostedMove:
+    """A page's POST, read: the engine command, the page's version and the form's key."""
+
     command: dict
     version: int
     key: str
 
 
-def parse_move(post: QueryDict) -> Move:
+def parse_move(post: QueryDict) -> PostedMove:
     _check_characters(post)
     kind = post.get("move", "")
     if kind not in MOVES:
@@ -39,7 +41,7 @@ def parse_move(post: QueryDict) -> Move:
     if not key or len(key) > MAX_KEY:
         raise FormError(_("This form is incomplete. Please reload the page and try again."))
     command = {"type": kind, **MOVES[kind].parse(post)}
-    return Move(command=command, version=version, key=key)
+    return PostedMove(command=command, version=version, key=key)
 
 
 def _check_characters(post) -> None:
