@@ -9,7 +9,7 @@ from django.http import QueryDict
 
 from games import engine
 from games.engine.self_play import RandomPlayers
-from games.management.commands.chaos import form_fields
+from games.present.moves import form_fields
 from games.web import forms
 from tests.builders import start
 

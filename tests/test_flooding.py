@@ -13,7 +13,7 @@ from games.core import moves, timers
 from games.engine.inspection import MAX_OFFER_MOVES, OFFER_LIMIT
 from games.mail import outbox
 from games.models import OutboxEmail, Submission
-from games.present import presenters
+from games.present import game_log
 from tests import builders
 
 pytestmark = pytest.mark.django_db
@@ -214,14 +214,14 @@ def test_the_whole_log_is_read_a_page_at_a_time_in_order_of_play(client):
     state = fresh(game).engine_state()
     events = fresh(game).events.order_by("-seq").values_list("data", flat=True)
     names = ["Ann", "Ben", "Cid", "Dee"]
-    every, _ = presenters.log_lines(state, events, names, 1, None)
-    assert len(every) > presenters.LOG_PAGE_LINES  # two pages at least
+    every, _ = game_log.log_lines(state, events, names, 1, None)
+    assert len(every) > game_log.LOG_PAGE_LINES  # two pages at least
     read, titles, url = [], [], path + "?log=all"
     while url:
         response = client.get(url)
         assert response.status_code == 200
         lines = log_of(response)
-        assert 0 < len(lines) <= presenters.LOG_PAGE_LINES
+        assert 0 < len(lines) <= game_log.LOG_PAGE_LINES
         read += lines
         titles += [g["title"] for g in response.context["log"]]
         after = response.context["log_next"]

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.core import controls, links
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, Submission
 from games.organizer import records
-from games.present import presenters
+from games.present import clock
 from tests.mailplay import deliver_pending
 from tests.test_organizer_admin import advance, finish, fresh, load, new_game
 
@@ -247,7 +247,7 @@ def test_every_player_page_tells_that_the_record_was_opened_when_and_why(superus
     opened = RecordOpening.objects.get().opened_at
     for seat in Seat.objects.filter(game=game):
         page = seat_page(seat)
-        when = presenters.deadline(opened, seat.timezone)["local"]
+        when = clock.deadline(opened, seat.timezone)["local"]
         assert f"The organizer opened this game's full record on {when} " in page
         # The organizer's words, escaped and isolated in their own <bdi>.
         assert (

@@ -35,7 +35,7 @@ FAST = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-# Every field games/web/forms.py reads.
+# Every field games/web/forms.py and games/present/move_fields.py read.
 READ = [
     "move",
     "version",

@@ -1,4 +1,4 @@
-"""The seat page keeps the log lines it narrated (presenters.NARRATED): a kept line
+"""The seat page keeps the log lines it narrated (game_log.NARRATED): a kept line
 is the line narrating would give, for that seat, language and names only."""
 
 import pytest
@@ -6,7 +6,7 @@ from django.utils import translation
 from fixtures_pages import fresh, start_game
 
 from games.models import Game, GameEvent
-from games.present import presenters
+from games.present import game_log
 from games.words import user_text
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def _lines(game, seat, names=None, kept=True, known_as=None):
         GameEvent.objects.filter(game=game).order_by("-seq").values_list("data", flat=True)
     )
     names = user_text.names(names or [s.name for s in game.seats.order_by("index")])
-    lines, _more = presenters.log_lines(
+    lines, _more = game_log.log_lines(
         state, events, names, seat, None, game=(known_as or game) if kept else None
     )
     return [line["text"] for line in lines]

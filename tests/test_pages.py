@@ -22,8 +22,9 @@ from fixtures_pages import (
 from games.core import moves, timers
 from games.engine import CARD_TYPES
 from games.models import Game, Submission
+from games.present.move_fields import sent_back
 from games.web import views
-from games.web.forms import FormError, parse_move, sent_back
+from games.web.forms import FormError, parse_move
 
 pytestmark = pytest.mark.django_db
 

@@ -154,7 +154,7 @@ def test_a_player_marks_time_away_in_the_settings_and_the_table_is_told():
 def test_the_table_is_told_of_an_absence_in_each_readers_language():
     from django.utils import translation
 
-    from games.present.presenters import away_notes
+    from games.present.clock import away_notes
 
     ben = Seat(index=1, away_from=date(2030, 1, 2), away_until=date(2030, 1, 5))
     today = date(2029, 12, 30)

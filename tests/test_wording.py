@@ -14,7 +14,7 @@ from games.core import timers
 from games.engine import CARD_TYPES, project_log
 from games.mail import emails
 from games.models import Game, GameEvent
-from games.present import presenters
+from games.present import cards, seat_table
 from games.words.narrate import Narrator, goods
 from tests.mailplay import deliver_pending, html_of
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 # A count of one next to a plural name, or a "card(s)" left over.
 ONE_PLURAL = re.compile(r"\b1 (Apples|Chickens|Green Apples|Golden Apples|Crossbows)\b")
-MARKS = {kind: mark for kind, (mark, _) in presenters.KINDS.items()}
+MARKS = {kind: mark for kind, (mark, _) in cards.KINDS.items()}
 
 
 def texts_of_a_whole_game(game: Game) -> list:
@@ -130,10 +130,10 @@ def test_the_sheriff_turns_are_told_in_words(client):
     assert html.count("Sheriff 0 of 2 times so far") == 3
     assert not re.search(r"Sheriff <b>\d+</b>/\d", html)
     assert (
-        presenters.role_times("Sheriff", 2, 2, now=True, over=False)
+        seat_table.role_times("Sheriff", 2, 2, now=True, over=False)
         == "Sheriff for the 2nd of 2 times"
     )
-    assert presenters.role_times("Sheriff", 2, 2, now=False, over=True) == "Sheriff 2 of 2 times"
+    assert seat_table.role_times("Sheriff", 2, 2, now=False, over=True) == "Sheriff 2 of 2 times"
 
 
 # --- legal or contraband: a symbol and a word, not colour alone ------------------------------
@@ -152,10 +152,10 @@ def test_every_card_on_the_page_carries_its_mark(client):
     )
     assert chips and tiles
     for kind, inside in chips + tiles:
-        label = presenters.KINDS[kind][1]
+        label = cards.KINDS[kind][1]
         assert f'aria-label="{label}"' in inside and f">{MARKS[kind]}" in inside, inside
-    assert str(presenters.KINDS_LEGEND) in html
-    assert presenters.KINDS_LEGEND == "✓ legal goods · ✗ contraband · ♛ royal goods (contraband)"
+    assert str(cards.KINDS_LEGEND) in html
+    assert cards.KINDS_LEGEND == "✓ legal goods · ✗ contraband · ♛ royal goods (contraband)"
 
 
 def test_every_card_in_the_email_carries_its_mark():
@@ -170,5 +170,5 @@ def test_every_card_in_the_email_carries_its_mark():
         counted = kind.counted(hand.count(name))
         assert f"{MARKS[kind.kind]} {counted}" in hand_line  # "✓ 2 Chickens"
         assert f"{MARKS[kind.kind]}</span> {counted}</span>" in sent["html"]
-    legend = str(presenters.KINDS_LEGEND)  # lazy: in the reader's language
+    legend = str(cards.KINDS_LEGEND)  # lazy: in the reader's language
     assert legend in sent["text"] and legend in sent["html"]

@@ -121,9 +121,7 @@ def _apply_for_seat(
     try:
         state, events = apply_command(game, before, command, auto_advance=game.advance_early)
     except EngineError as error:  # the player reads it in their language
-        return Outcome(
-            False, error.code, refusal_messages.message(error.code, error.message), game.version
-        )
+        return Outcome(False, error.code, refusal_messages.message(error), game.version)
     since = game.version
     # A player moved: the game is not abandoned (see _idle).
     commit_state(game, state, events, now, last_move_seq=since, idle_phases=0, **fields)

@@ -103,7 +103,9 @@ def _common(state, command: dict) -> int:
             raise EngineError("already_declined", "You said you make no claim this round.")
         return seat
     if phase.choices[seat] is not None:
-        raise EngineError("already_submitted", "You have already made your choice.")
+        raise EngineError(
+            "already_submitted", "You have already made your choice.", detail="choice"
+        )
     if seat not in phase.seats:
         raise EngineError("not_eligible", "The Black Market step waits only for its merchants.")
     return seat
@@ -119,9 +121,13 @@ def set_standing(run: Run, command: dict) -> None:
         raise EngineError("no_black_market", "This game is played without the Black Market.")
     standing = command.get("standing")
     if not isinstance(standing, bool):
-        raise EngineError("bad_command", "A standing answer is on (true) or off (false).")
+        raise EngineError(
+            "bad_command", "A standing answer is on (true) or off (false).", detail="standing"
+        )
     if standing == (seat in state.black_market_standing):
-        raise EngineError("already_submitted", "Your standing answer is already so.")
+        raise EngineError(
+            "already_submitted", "Your standing answer is already so.", detail="standing"
+        )
     run.emit("black_market_standing_set", seat=seat, standing=standing)
 
 
@@ -161,13 +167,14 @@ def claim(run: Run, command: dict) -> None:
         )
     kind = command.get("kind")
     if kind not in BLACK_MARKET_TYPES:
-        raise EngineError("bad_command", "Claim pepper, mead or silk.")
+        raise EngineError("bad_command", "Claim pepper, mead or silk.", detail="claim_kind")
     if not state.black_market[kind]:
         raise EngineError("black_market_empty", "That Black Market pile is empty.")
     if kind not in claimable(state, seat):
         raise EngineError(
             "not_enough_contraband",
-            f"A claim needs {BLACK_MARKET_CLAIM} cards of that kind on your stand.",
+            "A claim needs %(count)s cards of that kind on your stand.",
+            count=BLACK_MARKET_CLAIM,
         )
     if state.phase.kind == "black_market":  # sealed until everyone awaited has chosen
         run.emit("black_market_submitted", seat=seat, choice=kind)

@@ -22,27 +22,37 @@ def require_phase(state: State, *kinds: str) -> None:
 def require_seat(state: State, command: dict) -> int:
     seat = command.get("seat")
     if not is_int(seat) or not 0 <= seat < state.players:
-        raise EngineError("bad_command", "The command must name a seat of this game.")
+        raise EngineError(
+            "bad_command", "The command must name a seat of this game.", detail="seat"
+        )
     return seat
 
 
 def require_merchant(state: State, seat: int) -> None:
     if state.is_inspector(seat):
-        who = "The Deputies do" if state.config.deputies else "The Sheriff does"
-        raise EngineError("not_a_merchant", f"{who} not take part in this.")
+        if state.config.deputies:
+            raise EngineError(
+                "not_a_merchant", "The Deputies do not take part in this.", detail="deputies"
+            )
+        raise EngineError(
+            "not_a_merchant", "The Sheriff does not take part in this.", detail="sheriff"
+        )
 
 
 def require_sheriff(state: State, seat: int) -> None:
     """The Sheriff, or (6 players) either Deputy."""
     if not state.is_inspector(seat):
-        who = "a Deputy" if state.config.deputies else "the Sheriff"
-        raise EngineError("not_sheriff", f"Only {who} can do that.")
+        if state.config.deputies:
+            raise EngineError("not_sheriff", "Only a Deputy can do that.", detail="deputy")
+        raise EngineError("not_sheriff", "Only the Sheriff can do that.", detail="sheriff")
 
 
 def card_list(command: dict, key: str = "cards") -> list:
     cards = command.get(key, [])
     if not isinstance(cards, list) or not all(is_int(c) for c in cards):
-        raise EngineError("bad_command", f"'{key}' must be a list of card ids.")
+        raise EngineError(
+            "bad_command", "'%(field)s' must be a list of card ids.", detail="card_ids", field=key
+        )
     if len(set(cards)) != len(cards):
         raise EngineError("duplicate_cards", "The same card is named twice.")
     return cards
@@ -54,12 +64,25 @@ def require_in_hand(state: State, seat: int, cards: list) -> None:
         raise EngineError("card_not_in_hand", "You can only use cards from your own hand.")
 
 
+# What goes to a discard pile, as a refusal names it (the key is the refusal's detail).
+DISCARDED = {"set_aside": "your set-aside cards", "confiscated": "confiscated goods"}
+
+
 def discard_pile(state: State, value, what: str) -> int:
     """A discard pile index: 0 in the 2nd edition, 0 or 1 in the 1st (players
-    read them as "the discard pile", or "discard pile 1" and "2")."""
+    read them as "the discard pile", or "discard pile 1" and "2"). ``what``: a
+    key of DISCARDED."""
     count = state.config.discard_pile_count
     if not is_int(value) or not 0 <= value < count:
         if count == 1:
-            raise EngineError("bad_discard_pile", f"There is one discard pile: {what} go there.")
-        raise EngineError("bad_discard_pile", f"Choose discard pile 1 or 2 for {what}.")
+            raise EngineError(
+                "bad_discard_pile",
+                f"There is one discard pile: {DISCARDED[what]} go there.",
+                detail=f"one_pile.{what}",
+            )
+        raise EngineError(
+            "bad_discard_pile",
+            f"Choose discard pile 1 or 2 for {DISCARDED[what]}.",
+            detail=f"two_piles.{what}",
+        )
     return value

@@ -79,7 +79,9 @@ class GameConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise EngineError("invalid_config", f"Unknown setting: {', '.join(unknown)}.")
+            raise EngineError(
+                "invalid_config", "Unknown setting: %(names)s.", names=", ".join(unknown)
+            )
         if "players" not in data:
             raise EngineError("invalid_config", "The number of players is required.")
         return cls(**data)
@@ -87,7 +89,7 @@ class GameConfig:
 
 def _require_bool(config: GameConfig, name: str) -> None:
     if not isinstance(getattr(config, name), bool):
-        raise EngineError("invalid_config", f"Setting '{name}' must be true or false.")
+        raise EngineError("invalid_config", "Setting '%(name)s' must be true or false.", name=name)
 
 
 def validate(config: GameConfig) -> None:
@@ -108,7 +110,9 @@ def validate(config: GameConfig) -> None:
         )
     if not is_int(config.first_sheriff) or not 0 <= config.first_sheriff < config.players:
         raise EngineError(
-            "invalid_config", f"The first Sheriff must be a seat from 0 to {config.players - 1}."
+            "invalid_config",
+            "The first Sheriff must be a seat from 0 to %(last)s.",
+            last=config.players - 1,
         )
     for name in ("royal_goods", "seven_card_hand", "remove_ten", "black_market"):
         _require_bool(config, name)
@@ -124,7 +128,9 @@ def _validate_black_market_values(config: GameConfig) -> None:
         raise EngineError("invalid_config", "Black Market values need the Black Market option.")
     kinds = ", ".join(BLACK_MARKET_TYPES)
     if not isinstance(values, dict) or sorted(values) != sorted(BLACK_MARKET_TYPES):
-        raise EngineError("invalid_config", f"Give Black Market values for exactly: {kinds}.")
+        raise EngineError(
+            "invalid_config", "Give Black Market values for exactly: %(kinds)s.", kinds=kinds
+        )
     for kind in BLACK_MARKET_TYPES:
         pair = values[kind]
         if (
@@ -134,5 +140,6 @@ def _validate_black_market_values(config: GameConfig) -> None:
         ):
             raise EngineError(
                 "invalid_config",
-                f"The Black Market's {kind} pile holds two cards: give two whole numbers above 0.",
+                "The Black Market's %(kind)s pile holds two cards: give two whole numbers above 0.",
+                kind=kind,
             )

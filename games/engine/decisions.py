@@ -29,12 +29,19 @@ _TABLE_ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
 def _require_undecided_bag(state, command: dict, seat: int) -> int:
     bag = command.get("bag")
     if not checks.is_int(bag) or bag not in state.merchants():
-        raise EngineError("bad_command", "Name a merchant's bag.")
+        raise EngineError("bad_command", "Name a merchant's bag.", detail="bag")
     if state.phase.decided[bag] is not None:
-        what = "has no bag" if state.phase.decided[bag] == "none" else "is already decided"
-        raise EngineError("bag_already_decided", f"That merchant's bag {what}.")
+        if state.phase.decided[bag] == "none":
+            raise EngineError(
+                "bag_already_decided", "That merchant's bag has no bag.", detail="no_bag"
+            )
+        raise EngineError(
+            "bag_already_decided", "That merchant's bag is already decided.", detail="decided"
+        )
     if state.config.deputies and call_of(state, bag, seat) is not None:
-        raise EngineError("bag_already_decided", "You have already decided about that bag.")
+        raise EngineError(
+            "bag_already_decided", "You have already decided about that bag.", detail="my_call"
+        )
     return bag
 
 

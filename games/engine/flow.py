@@ -232,7 +232,11 @@ def time_out(run: Run, command: dict) -> None:
         raise EngineError("game_over", "The game is over.")
     by = command.get("by")
     if by is not None and by not in TIMEOUT_BY:
-        raise EngineError("bad_command", 'A timeout is by the deadline (no "by") or the organizer.')
+        raise EngineError(
+            "bad_command",
+            'A timeout is by the deadline (no "by") or the organizer.',
+            detail="timeout",
+        )
     who = {"by": by} if by else {}
     run.auto_advance = True  # the deadline always moves the game on
     kind = state.phase.kind

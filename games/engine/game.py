@@ -63,11 +63,15 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     given state is never modified. Raises EngineError if the command is refused.
     With ``auto_advance=False`` a complete phase waits for ``timeout`` (flow.py)."""
     if not isinstance(command, dict):
-        raise EngineError("bad_command", "A command must be an object with a 'type'.")
+        raise EngineError(
+            "bad_command", "A command must be an object with a 'type'.", detail="shape"
+        )
     run = Run(state.working_copy(), auto_advance=auto_advance)
     kind = command.get("type")
     if not isinstance(kind, str):
-        raise EngineError("bad_command", "A command must be an object with a 'type'.")
+        raise EngineError(
+            "bad_command", "A command must be an object with a 'type'.", detail="shape"
+        )
     if kind == "timeout":
         flow.time_out(run, command)
     elif kind == "end_bargaining":
@@ -77,7 +81,7 @@ def apply(state: State, command: dict, *, auto_advance: bool = True) -> tuple[St
     elif kind in COMMANDS:
         COMMANDS[kind](run, command)
     else:
-        raise EngineError("unknown_command", f"Unknown command {kind!r}.")
+        raise EngineError("unknown_command", "Unknown command %(command)s.", command=repr(kind))
     return run.state, run.events
 
 
@@ -96,10 +100,15 @@ def note(run: Run, command: dict) -> None:
     without the English ``text`` being parsed back; the engine keeps both as given."""
     text = command.get("text")
     if not isinstance(text, str) or not 0 < len(text) <= MAX_NOTE:
-        raise EngineError("bad_command", f"A note is 1 to {MAX_NOTE} characters of text.")
+        raise EngineError(
+            "bad_command",
+            "A note is 1 to %(count)s characters of text.",
+            detail="note",
+            count=MAX_NOTE,
+        )
     by = command.get("by", "organizer")
     if by not in NOTE_BY:
-        raise EngineError("bad_command", 'A note is by "organizer" or "game".')
+        raise EngineError("bad_command", 'A note is by "organizer" or "game".', detail="note_by")
     coded = _note_code(command)
     if run.state.is_over():
         raise EngineError("game_over", "The game is over.")
@@ -113,15 +122,24 @@ def _note_code(command: dict) -> dict:
         return {}
     code, params = command.get("code"), command.get("params", {})
     if not isinstance(code, str) or not code.isidentifier() or len(code) > 40:
-        raise EngineError("bad_command", "A note is named by its code, a short identifier.")
+        raise EngineError(
+            "bad_command", "A note is named by its code, a short identifier.", detail="note_code"
+        )
     if not isinstance(params, dict) or len(params) > MAX_NOTE_PARAMS:
-        raise EngineError("bad_command", f"A note is given at most {MAX_NOTE_PARAMS} params.")
+        raise EngineError(
+            "bad_command",
+            "A note is given at most %(count)s params.",
+            detail="note_params",
+            count=MAX_NOTE_PARAMS,
+        )
     for name, value in params.items():
         number = isinstance(value, int) and not isinstance(value, bool)
         short = isinstance(value, str) and len(value) <= MAX_NOTE
         if not isinstance(name, str) or not name.isidentifier() or not (number or short):
             raise EngineError(
-                "bad_command", "A note is given params of short text or whole numbers."
+                "bad_command",
+                "A note is given params of short text or whole numbers.",
+                detail="note_params",
             )
     return {"code": code, "params": dict(params)}
 

@@ -38,10 +38,11 @@ MAX_OPEN_OFFERS = 10
 # Offers made plus revisions, per seat and inspection: room for any real bargaining,
 # and a bound on what one seat can make the others read (each is news to them).
 MAX_OFFER_MOVES = 30
-OFFER_LIMIT = (
-    f"You have made or changed {MAX_OFFER_MOVES} offers this inspection, the most one "
+OFFER_LIMIT_TEMPLATE = (
+    "You have made or changed %(count)s offers this inspection, the most one "
     "may. You can still accept an offer or withdraw one of yours."
 )
+OFFER_LIMIT = OFFER_LIMIT_TEMPLATE % {"count": MAX_OFFER_MOVES}  # as the refusal reads
 ACTIONS = ("pass", "inspect")
 TERM_KEYS = ("gold", "stand_goods", "bag_goods", "promise", "sheriff")
 # How the Sheriff stacks confiscated goods on the discard pile (1st edition: the next
@@ -119,7 +120,7 @@ def is_demand(offer: dict) -> bool:
 
 
 def discard_pile(state, value) -> int:
-    return checks.discard_pile(state, value, "confiscated goods")
+    return checks.discard_pile(state, value, "confiscated")
 
 
 def parse_order(value) -> str | list:
@@ -139,6 +140,7 @@ def parse_order(value) -> str | list:
         "bad_order",
         "Order confiscated goods lowest value on top, highest value on top, "
         "or as a list of kinds of goods (the last listed on top).",
+        detail="confiscated",
     )
 
 

@@ -26,7 +26,7 @@ def load_bag(run: Run, command: dict) -> None:
     seat = checks.require_seat(state, command)
     checks.require_merchant(state, seat)
     if state.phase.declarations[seat] is not None:
-        raise EngineError("already_submitted", "Your bag is already closed.")
+        raise EngineError("already_submitted", "Your bag is already closed.", detail="bag")
     cards = checks.card_list(command)
     if not checks.MIN_BAG <= len(cards) <= checks.MAX_BAG:
         raise EngineError("bag_size", "Your bag must hold 1 to 5 cards.")
@@ -41,7 +41,8 @@ def load_bag(run: Run, command: dict) -> None:
     if not checks.is_int(count) or count != len(cards):
         raise EngineError(
             "count_mismatch",
-            f"Your declaration must state the exact number of cards in your bag ({len(cards)}).",
+            "Your declaration must state the exact number of cards in your bag (%(count)s).",
+            count=len(cards),
         )
 
     move_cards(run, cards, f"hand:{seat}", f"bag:{seat}", "load")

@@ -43,7 +43,9 @@ def set_aside(run: Run, command: dict) -> None:
     seat = checks.require_seat(state, command)
     checks.require_merchant(state, seat)
     if state.phase.pending[seat] is not None:
-        raise EngineError("already_submitted", "You have already made your market choice.")
+        raise EngineError(
+            "already_submitted", "You have already made your market choice.", detail="market"
+        )
     cards = checks.card_list(command)
     if len(cards) > checks.MAX_SET_ASIDE:
         raise EngineError("too_many_set_aside", "You can set aside at most 5 cards.")
@@ -75,11 +77,14 @@ def _parse_draws(state, command: dict, count: int) -> list:
         return [DECK] * count
     piles = [f"discard:{p}" for p in range(state.config.discard_pile_count)]
     if not isinstance(draws, list) or any(d not in (DECK, *piles) for d in draws):
-        raise EngineError("bad_command", "Each draw must be 'deck', 'discard:0' or 'discard:1'.")
+        raise EngineError(
+            "bad_command", "Each draw must be 'deck', 'discard:0' or 'discard:1'.", detail="draws"
+        )
     if len(draws) != count:
         raise EngineError(
             "draw_count_mismatch",
-            f"You must take back exactly as many cards as you set aside ({count}).",
+            "You must take back exactly as many cards as you set aside (%(count)s).",
+            count=count,
         )
     if DECK in draws and any(d != DECK for d in draws[draws.index(DECK) :]):
         raise EngineError(
@@ -105,10 +110,12 @@ def market_turn(run: Run, command: dict) -> None:
     draws = _parse_draws(state, command, len(cards))
     order = checks.card_list(command, "order") if "order" in command else list(cards)
     if sorted(order) != sorted(cards):
-        raise EngineError("bad_order", "The discard order must list exactly the cards set aside.")
-    pile = checks.discard_pile(
-        state, command.get("pile", 0 if not cards else None), "your set-aside cards"
-    )
+        raise EngineError(
+            "bad_order",
+            "The discard order must list exactly the cards set aside.",
+            detail="discard",
+        )
+    pile = checks.discard_pile(state, command.get("pile", 0 if not cards else None), "set_aside")
 
     hand, aside = f"hand:{seat}", f"aside:{seat}"
     move_cards(run, cards, hand, aside, "set_aside")

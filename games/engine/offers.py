@@ -10,9 +10,10 @@ from .events import payee
 from .inspection import (
     ACTIONS,
     DEPUTIES,
+    MAX_OFFER_MOVES,
     MAX_OPEN_OFFERS,
     MAX_PROMISE,
-    OFFER_LIMIT,
+    OFFER_LIMIT_TEMPLATE,
     TERM_KEYS,
     acceptors,
     call_of,
@@ -29,7 +30,7 @@ from .table import Run, move_cards, stand_of, transfer_gold
 
 def _require_offer_moves_left(state, seat: int) -> None:
     if not offer_moves_left(state, seat):
-        raise EngineError("offer_limit", OFFER_LIMIT)
+        raise EngineError("offer_limit", OFFER_LIMIT_TEMPLATE, count=MAX_OFFER_MOVES)
 
 
 def _offer(state, command: dict) -> dict:
@@ -37,7 +38,13 @@ def _offer(state, command: dict) -> dict:
     if offer is None:
         raise EngineError("unknown_offer", "There is no such offer.")
     if offer["status"] != "open":
-        raise EngineError("offer_closed", f"That offer is no longer open ({offer['status']}).")
+        status = offer["status"]
+        raise EngineError(
+            "offer_closed",
+            "That offer is no longer open (%(status)s).",
+            detail=status,
+            status=status,
+        )
     return offer
 
 
@@ -47,14 +54,21 @@ def _offer(state, command: dict) -> dict:
 def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dict:
     """``deputies``: the Deputies the offer binds (6 players), else ``[]``."""
     if not isinstance(terms, dict) or set(terms) - set(TERM_KEYS):
-        raise EngineError("bad_command", f"Offer terms may contain only: {', '.join(TERM_KEYS)}.")
+        raise EngineError(
+            "bad_command",
+            "Offer terms may contain only: %(keys)s.",
+            detail="term_keys",
+            keys=", ".join(TERM_KEYS),
+        )
     gold = terms.get("gold", 0)
     if not checks.is_int(gold) or gold < 0:
-        raise EngineError("bad_command", "Gold must be a whole number of 0 or more.")
+        raise EngineError("bad_command", "Gold must be a whole number of 0 or more.", detail="gold")
     if gold > state.gold[payer]:
         raise EngineError(
             "insufficient_gold",
-            f"No one can offer more gold than they hold ({state.gold[payer]} gold).",
+            "No one can offer more gold than they hold (%(gold)s gold).",
+            detail="offered",
+            gold=state.gold[payer],
         )
     stand_goods = checks.card_list(terms, "stand_goods")
     stand = set(state.stand(payer))
@@ -74,20 +88,30 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
     if not isinstance(bag_goods, dict) or any(
         t not in CARD_TYPES or not checks.is_int(n) or n <= 0 for t, n in bag_goods.items()
     ):
-        raise EngineError("bad_command", "Bag goods must map a kind of goods to a count.")
+        raise EngineError(
+            "bad_command", "Bag goods must map a kind of goods to a count.", detail="bag_goods"
+        )
     if bag_goods:
         declaration = state.phase.declarations[payer]
         if declaration is None or state.phase.decided[payer] is not None:
             raise EngineError(
-                "bag_goods_unavailable", "There is no closed bag to promise goods from."
+                "bag_goods_unavailable",
+                "There is no closed bag to promise goods from.",
+                detail="no_bag",
             )
         if sum(bag_goods.values()) > declaration["count"]:
-            raise EngineError("bag_goods_unavailable", "More goods promised than the bag holds.")
+            raise EngineError(
+                "bag_goods_unavailable",
+                "More goods promised than the bag holds.",
+                detail="too_many",
+            )
     promise = terms.get("promise", "")
     if not isinstance(promise, str):
-        raise EngineError("bad_command", "A promise must be text.")
+        raise EngineError("bad_command", "A promise must be text.", detail="promise")
     if len(promise) > MAX_PROMISE:
-        raise EngineError("promise_too_long", f"Keep promises under {MAX_PROMISE} characters.")
+        raise EngineError(
+            "promise_too_long", "Keep promises under %(count)s characters.", count=MAX_PROMISE
+        )
     actions = terms.get("sheriff", [])
     if not isinstance(actions, list) or not actions:
         raise EngineError(
@@ -96,7 +120,9 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
     seen, merchants = set(), state.merchants()
     for action in actions:
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
-            raise EngineError("bad_command", "Each Sheriff action is 'pass' or 'inspect' a bag.")
+            raise EngineError(
+                "bad_command", "Each Sheriff action is 'pass' or 'inspect' a bag.", detail="action"
+            )
         chooses = ("pile" in action or "order" in action) and (
             not state.is_inspector(proposer) or action["action"] != "inspect"
         )
@@ -104,14 +130,21 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
             raise EngineError(
                 "bad_command",
                 "Only the Sheriff chooses the pile and the order of confiscated goods.",
+                detail="pile_choice",
             )
         bag = action.get("bag")
         if not checks.is_int(bag) or bag not in merchants or bag in seen:
-            raise EngineError("bad_command", "Each action must name a different merchant's bag.")
+            raise EngineError(
+                "bad_command", "Each action must name a different merchant's bag.", detail="bags"
+            )
         if state.phase.decided[bag] is not None:
-            raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
+            raise EngineError(
+                "bag_already_decided", "The Sheriff has already decided that bag.", detail="sheriff"
+            )
         if any(call_of(state, bag, d) is not None for d in deputies):
-            raise EngineError("bag_already_decided", "That Deputy has already decided that bag.")
+            raise EngineError(
+                "bag_already_decided", "That Deputy has already decided that bag.", detail="deputy"
+            )
         seen.add(bag)
         if "pile" in action:
             discard_pile(state, action["pile"])
@@ -152,16 +185,25 @@ def _parties(state, seat: int, command: dict) -> tuple:
     if state.config.deputies and to == DEPUTIES and not state.is_inspector(seat):
         return to, seat, list(state.deputies)
     if not checks.is_int(to) or not 0 <= to < state.players or to == seat:
-        raise EngineError("bad_command", "An offer must be made to another seat.")
+        raise EngineError("bad_command", "An offer must be made to another seat.", detail="to")
     if state.is_inspector(seat) == state.is_inspector(to):
-        who = "a merchant and a Deputy" if state.config.deputies else "a merchant and the Sheriff"
-        raise EngineError("bad_counterparty", f"Offers are made between {who}.")
+        if state.config.deputies:
+            raise EngineError(
+                "bad_counterparty",
+                "Offers are made between a merchant and a Deputy.",
+                detail="deputy",
+            )
+        raise EngineError(
+            "bad_counterparty",
+            "Offers are made between a merchant and the Sheriff.",
+            detail="sheriff",
+        )
     payer = to if state.is_inspector(seat) else seat
     if not state.config.deputies:
         return to, payer, None
     joint = command.get("joint", False)
     if not isinstance(joint, bool):
-        raise EngineError("bad_command", "'joint' must be true or false.")
+        raise EngineError("bad_command", "'joint' must be true or false.", detail="joint")
     if not state.is_inspector(seat):
         return to, payer, [to]
     return to, payer, list(state.deputies) if joint else [seat]
@@ -199,7 +241,9 @@ def _own_open_offer(state, command: dict, verb: str) -> tuple[int, dict]:
     seat = checks.require_seat(state, command)
     offer = _offer(state, command)
     if offer["proposer"] != seat:
-        raise EngineError("not_offer_proposer", f"Only whoever made an offer can {verb} it.")
+        raise EngineError(
+            "not_offer_proposer", f"Only whoever made an offer can {verb} it.", detail=verb
+        )
     return seat, offer
 
 
@@ -237,7 +281,7 @@ def _offer_to_answer(state, command: dict, verb: str) -> tuple:
     offer = _offer(state, command)
     if seat not in acceptors(state, offer):
         raise EngineError(
-            "not_offer_recipient", f"Only the seat an offer was made to can {verb} it."
+            "not_offer_recipient", f"Only the seat an offer was made to can {verb} it.", detail=verb
         )
     if seat in offer.get("accepted", []):
         raise EngineError("already_accepted", "You have already accepted this offer.")
@@ -254,18 +298,25 @@ def accept_offer(run: Run, command: dict) -> tuple | None:
     if command.get("revision") != offer["revision"]:
         raise EngineError(
             "stale_revision",
-            f"That offer has changed (it is now revision {offer['revision']}); "
+            "That offer has changed (it is now revision %(revision)s); "
             "read it again before accepting.",
+            revision=offer["revision"],
         )
     terms = offer["terms"]
     payer = offer["payer"]
     if terms["gold"] > state.gold[payer]:
-        raise EngineError("insufficient_gold", "The payer no longer holds the gold offered.")
+        raise EngineError(
+            "insufficient_gold", "The payer no longer holds the gold offered.", detail="payer"
+        )
     for action in terms["sheriff"]:
         if state.phase.decided[action["bag"]] is not None:
-            raise EngineError("bag_already_decided", "The Sheriff has already decided that bag.")
+            raise EngineError(
+                "bag_already_decided", "The Sheriff has already decided that bag.", detail="sheriff"
+            )
         if any(call_of(state, action["bag"], d) is not None for d in offer.get("deputies", [])):
-            raise EngineError("bag_already_decided", "A Deputy has already decided that bag.")
+            raise EngineError(
+                "bag_already_decided", "A Deputy has already decided that bag.", detail="a_deputy"
+            )
         if action["bag"] != payer:  # the payer spoke for their own bag by dealing
             require_unlocked(state, action["bag"])
     # The Sheriff chooses where and how confiscated goods go: in his acceptance, or in
@@ -298,7 +349,11 @@ def say_no_offer(run: Run, command: dict) -> None:
     seat = checks.require_seat(state, command)
     checks.require_merchant(state, seat)
     if state.phase.decided[seat] is not None:
-        raise EngineError("bag_already_decided", "Your bag is already decided (or you have none).")
+        raise EngineError(
+            "bag_already_decided",
+            "Your bag is already decided (or you have none).",
+            detail="own_bag",
+        )
     if seat in state.phase.spoken:
         raise EngineError("already_spoken", "You have already had your say about your bag.")
     run.emit("no_offer_said", seat=seat)

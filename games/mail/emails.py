@@ -17,7 +17,7 @@ from games import engine
 from games.core import deadlines, links, notifications, rows
 from games.mail import threads
 from games.models import Game, Seat
-from games.present import presenters
+from games.present import cards, clock, game_log, presenters, seat_table
 from games.words import i18n, user_text
 from games.words.narrate import outcome_lines
 
@@ -94,11 +94,11 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     seats = rows.seats_of(game)  # in seat order
     names = user_text.names(s.name for s in seats)
     recent = rows.events_since(game.pk, seat.notified_seq)
-    lines, _more = presenters.log_lines(state, recent, names, seat.index, None)
-    halted = presenters.halted(game, seat.timezone)
-    bargaining = None if halted else presenters.deadline(game.bargaining_until, seat.timezone)
-    phase = presenters.phase(view, names, bargaining, presenters.halted_title(game))
-    deadline = None if halted else presenters.deadline(game.phase_deadline, seat.timezone)
+    lines, _more = game_log.log_lines(state, recent, names, seat.index, None)
+    halted = clock.halted(game, seat.timezone)
+    bargaining = None if halted else clock.deadline(game.bargaining_until, seat.timezone)
+    phase = presenters.phase(view, names, bargaining, clock.halted_title(game))
+    deadline = None if halted else clock.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
     told = set(outcome["lines"]) if outcome else set()
@@ -115,22 +115,20 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "headline": headline,
         "preheader": halted or preheader(kind, headline, phase, deadline, outcome),
         "halted": halted,
-        "openings": presenters.record_openings(
+        "openings": clock.record_openings(
             game.openings.all() if getattr(seat, "record_opened", True) else [], seat.timezone
         ),
         "outcome": outcome,
         "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,
         "phase": phase,
-        "me": presenters.my_goods(view),
-        "kinds_legend": presenters.KINDS_LEGEND,
-        "players": presenters.table(
-            view, names, presenters.away_notes(seats, timezone.localdate())
-        ),
-        "booty": presenters.booty(view),
-        "black_market": presenters.black_market(view, names),
-        "scores": presenters.scores(view, names) if state.is_over() else [],
-        "happened": presenters.by_round(news[:MAX_NEWS_LINES]),
+        "me": seat_table.my_goods(view),
+        "kinds_legend": cards.KINDS_LEGEND,
+        "players": seat_table.table(view, names, clock.away_notes(seats, timezone.localdate())),
+        "booty": seat_table.booty(view),
+        "black_market": seat_table.black_market(view, names),
+        "scores": seat_table.scores(view, names) if state.is_over() else [],
+        "happened": game_log.by_round(news[:MAX_NEWS_LINES]),
         "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),
         "link": links.seat_url(seat),

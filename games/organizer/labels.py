@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 from games.core import deadlines
-from games.present import presenters
+from games.present import game_log as seat_log
+from games.present import moves
 from games.words import goods_names, user_text
 from games.words.narrate import Narrator
 
@@ -86,20 +87,8 @@ EMAILS = {
     "cancelled": gettext_lazy("Game cancelled"),
     "": gettext_lazy("Alert to the organizer"),
 }
-MOVES = {
-    "set_aside": gettext_lazy("Market choice"),
-    "market_turn": gettext_lazy("Market turn"),
-    "load_bag": gettext_lazy("Load and declare"),
-    "make_offer": gettext_lazy("Offer or demand"),
-    "revise_offer": gettext_lazy("Revised offer"),
-    "withdraw_offer": gettext_lazy("Withdrawn offer"),
-    "accept_offer": gettext_lazy("Accepted offer"),
-    "pass_bag": gettext_lazy("Let a bag pass"),
-    "inspect_bag": gettext_lazy("Inspect a bag"),
-    "say_no_offer": gettext_lazy("No offer"),
-    "claim_black_market": gettext_lazy("Black Market claim"),
-    "decline_black_market": gettext_lazy("No Black Market claim"),
-}
+# What the records call a move (the moves registry names it).
+MOVES = {name: move.label for name, move in moves.MOVES.items() if move.label}
 
 
 def label(table: dict, code: str) -> str:
@@ -222,10 +211,10 @@ def game_log(state, events, names: list) -> list:
     ``events`` are the stored events in order. Returns
     [{"title": "Round 2 of 9", "lines": [...]}, ...]."""
     events = list(events)
-    lines, _more = presenters.log_lines(state, events[::-1], names, None, None)
+    lines, _more = seat_log.log_lines(state, events[::-1], names, None, None)
     end_seq = next((e["seq"] for e in events if e["type"] == "game_ended"), None)
     groups = []
-    for group in presenters.by_round(lines):
+    for group in seat_log.by_round(lines):
         number = group["round"]
         title = (
             _("Round %(round)d of %(rounds)d") % {"round": number, "rounds": state.config.rounds}

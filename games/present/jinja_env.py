@@ -129,7 +129,7 @@ def words(lookup, named: tuple = ()):
 def move_fields(context, move: str) -> str:
     """The hidden fields every move's form carries: the CSRF token, the move, the
     phase version the page shows (a stale page is told so) and the form's one-time
-    key (``keys``: presenters.FormKeys)."""
+    key (``keys``: move_forms.FormKeys)."""
     return format_html(
         '{}<input type="hidden" name="move" value="{}">'
         '<input type="hidden" name="version" value="{}">'

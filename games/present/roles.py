@@ -3,10 +3,16 @@
 With 3 to 5 players one Sheriff decides the bags; with 6 (2nd edition) two
 Deputies call each bag and there is no Sheriff. Pages and emails ask these
 helpers instead of reading ``view["sheriff"]``, so both tables read the same
-way everywhere. Only the view is read, never the state.
+way everywhere. Only the view is read, never the state. Whom the table waits for (undecided
+bags, merchants still to speak) is told here too, for the same reason.
 """
 
+from django.utils.translation import pgettext_lazy
+
 DEPUTIES = "deputies"  # an offer's recipient when it is made to both Deputies
+# The reader, where a sentence names them among others: "Waiting for: Ann, you".
+YOU = pgettext_lazy("subject", "you")
+YOU_AFTER = pgettext_lazy("after a preposition", "you")
 
 
 def deputies(view: dict) -> list:
@@ -54,3 +60,23 @@ def bound_by(view: dict, recipient, proposer: int, *, joint: bool = False) -> li
     if recipient == DEPUTIES or joint:
         return deputies(view)
     return [proposer if proposer in deputies(view) else recipient]
+
+
+def waiting_to_speak(view: dict) -> list:
+    """Merchants the Sheriff waits for before deciding their bag (bargaining)."""
+    if view["phase"]["kind"] != "inspection" or view.get("bargaining_over"):
+        return []
+    return [s for s in undecided_bags(view) if not view["players"][s].get("spoken")]
+
+
+def bags_to_call(view: dict, seat: int) -> list:
+    """The undecided bags this seat has still to decide (with 6 players: to call)."""
+    if not is_inspector(view, seat):
+        return []
+    if not deputies(view):
+        return undecided_bags(view)
+    return [b for b in undecided_bags(view) if call_of(view, b, seat) is None]
+
+
+def undecided_bags(view: dict) -> list:
+    return [s for s in merchants(view) if view["players"][s].get("bag_status") == "waiting"]

@@ -25,48 +25,15 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.core import game_writes, links, moves, rows
 from games.models import GameEvent
-from games.present import presenters
-from games.web.forms import FormError, parse_move, sent_back
+from games.present import clock, game_log, presenters
+from games.present.move_fields import sent_back
+from games.present.moves import MOVES
+from games.web.forms import FormError, parse_move
 from games.words import i18n, narrate, user_text
 from games.words.typed_text import whole_number
 
 log = logging.getLogger(__name__)
 
-OFFER_MOVES = {"make_offer", "revise_offer", "withdraw_offer"}
-# Moves whose consequences are told right away in the success message.
-DECISIONS = {"pass_bag", "inspect_bag", "accept_offer"}
-DONE = {
-    "set_aside": gettext_lazy("Your market choice is recorded."),
-    "market_turn": gettext_lazy("Your market turn is done."),
-    "load_bag": gettext_lazy("Your bag is closed and your declaration recorded."),
-    "make_offer": gettext_lazy("Your offer is on the table."),
-    "revise_offer": gettext_lazy("Your offer is revised."),
-    "withdraw_offer": gettext_lazy("Your offer is withdrawn."),
-    "accept_offer": gettext_lazy("Deal! The offer is accepted."),
-    "refuse_offer": gettext_lazy("You refused it; the table sees that you did."),
-    "pass_bag": gettext_lazy("The bag passes."),
-    "inspect_bag": gettext_lazy("The bag is inspected."),
-    "say_no_offer": gettext_lazy(
-        "The Sheriff now knows you have no offer: your bag can be decided."
-    ),
-    "claim_black_market": gettext_lazy("Your Black Market claim is carried out."),
-    "decline_black_market": gettext_lazy("No Black Market claim from you this round."),
-    "set_black_market_standing": gettext_lazy("Your standing answer is recorded."),
-}
-# Six players: the same moves, as a Deputy (or a merchant facing Deputies) makes them.
-DONE_WITH_DEPUTIES = {
-    "pass_bag": gettext_lazy("Your call is recorded: let the bag pass."),
-    "inspect_bag": gettext_lazy("Your call is recorded: inspect the bag."),
-    "say_no_offer": gettext_lazy(
-        "The Deputies now know you have no offer: your bag can be called."
-    ),
-}
-# The Sheriff or a Deputy makes demands, not offers.
-DONE_AS_INSPECTOR = {
-    "make_offer": gettext_lazy("Your demand is on the table."),
-    "revise_offer": gettext_lazy("Your demand is revised."),
-    "withdraw_offer": gettext_lazy("Your demand is withdrawn."),
-}
 # A move whose events say it did something else than the usual.
 DONE_BY_EVENT = {
     "offer_agreed": gettext_lazy(
@@ -179,20 +146,21 @@ def _move(request, seat, seats: list):
 
 def _done(seat, kind: str, outcome, seats: list) -> str:
     """The success message of a move, and for a decision what it did."""
+    move = MOVES[kind]
     state = outcome.before if outcome.before is not None else seat.game.engine_state()
-    done = (DONE_WITH_DEPUTIES if state.config.deputies else {}).get(kind) or DONE[kind]
-    if kind in OFFER_MOVES and state.is_inspector(seat.index):
-        done = DONE_AS_INSPECTOR[kind]
+    done = (state.config.deputies and move.done_with_deputies) or move.done
+    if move.done_as_inspector and state.is_inspector(seat.index):
+        done = move.done_as_inspector
     done = str(done)
     if outcome.repeated:
         return _("That form was already sent; it counted once.") + " " + done
-    if kind not in DECISIONS | {"claim_black_market"}:
+    if not move.said_by_events:
         return done
     projected = _projected(seat, state, outcome)
     said = [str(DONE_BY_EVENT[e["type"]]) for e in projected if e["type"] in DONE_BY_EVENT]
     if said:
         return said[0]
-    if kind not in DECISIONS:
+    if not move.tells_outcome:
         return done
     names = user_text.names(s.name for s in seats)
     return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
@@ -221,8 +189,8 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         more = False
     else:
         events = _events(game, newest_first=True, first=table and table.newest_events)
-        lines, more = presenters.log_lines(
-            state, events, names, seat.index, presenters.LOG_LINES, game=game
+        lines, more = game_log.log_lines(
+            state, events, names, seat.index, game_log.LOG_LINES, game=game
         )
         log_next = None
     context = presenters.seat_page(
@@ -233,16 +201,16 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         log_all=log_all,
         log_more=more,
         log_next=log_next,
-        deadline=presenters.deadline(game.phase_deadline, seat.timezone),
-        halted=presenters.halted(game, seat.timezone),
-        halted_title=presenters.halted_title(game),
-        bargaining_until=presenters.deadline(game.bargaining_until, seat.timezone),
+        deadline=clock.deadline(game.phase_deadline, seat.timezone),
+        halted=clock.halted(game, seat.timezone),
+        halted_title=clock.halted_title(game),
+        bargaining_until=clock.deadline(game.bargaining_until, seat.timezone),
         confirm=request.GET,
         sent=sent,
-        openings=presenters.record_openings(
+        openings=clock.record_openings(
             game.openings.all() if seat.record_opened else [], seat.timezone
         ),
-        away=presenters.away_notes(seats, timezone.localdate()),
+        away=clock.away_notes(seats, timezone.localdate()),
     )
     return render(request, "seat.html", context, using="jinja")
 
@@ -261,7 +229,7 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
         )
         first_round = begun["round"] if begun else 0
     events = _events(game, newest_first=False, after=start)
-    return presenters.log_page(state, events, names, seat, first_round, game=game)
+    return game_log.log_page(state, events, names, seat, first_round, game=game)
 
 
 EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch

@@ -60,6 +60,7 @@ from games.engine.invariants import check_state
 from games.engine.self_play import RandomPlayers
 from games.management.commands.bench_deadlines import percentile
 from games.models import Game, GameEvent, OutboxEmail
+from games.present.moves import form_fields
 
 FAULTS = ("worker", "web", "beat", "redis", "db")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -79,48 +80,6 @@ def children(pid: int) -> list:
         if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
             found.append(int(entry))
     return found
-
-
-def form_fields(command: dict, version: int) -> dict:
-    """The seat page's form fields that make ``command`` (see games/web/forms.py)."""
-    kind = command["type"]
-    fields = {"move": kind, "version": str(version), "key": uuid.uuid4().hex}
-    if kind in ("set_aside", "load_bag", "market_turn"):
-        fields["cards"] = [str(c) for c in command["cards"]]
-    if kind == "load_bag":
-        fields["declared"] = command["declared"]
-    if kind == "market_turn":
-        draws = command["draws"]
-        fields["from_pile_0"] = str(draws.count("discard:0"))
-        fields["from_pile_1"] = str(draws.count("discard:1"))
-        if command["cards"]:
-            fields["pile"] = str(command["pile"])
-            fields["top"] = str(command["order"][-1])
-    if kind in ("make_offer", "revise_offer"):
-        terms = command["terms"]
-        if kind == "make_offer":
-            fields["to"] = str(command["to"])
-        else:
-            fields["offer"] = str(command["offer"])
-        fields["gold"] = str(terms.get("gold", 0))
-        fields["stand_goods"] = [str(c) for c in terms.get("stand_goods", [])]
-        fields["promise"] = terms.get("promise", "")
-        for name, count in terms.get("bag_goods", {}).items():
-            fields[f"bag_{name}"] = str(count)
-        for entry in terms["sheriff"]:
-            fields[f"action_{entry['bag']}"] = entry["action"]
-    if kind in ("withdraw_offer", "accept_offer", "refuse_offer"):
-        fields["offer"] = str(command["offer"])
-    if kind == "accept_offer":
-        fields["revision"] = str(command["revision"])
-    if kind == "set_black_market_standing":
-        fields["standing"] = "on" if command["standing"] else "off"
-    if kind in ("pass_bag", "inspect_bag"):
-        fields["bag"] = str(command["bag"])
-        fields["confirm"] = "yes"
-    if kind in ("accept_offer", "inspect_bag") and "pile" in command:
-        fields["pile"] = str(command["pile"])
-    return fields
 
 
 class Stack:

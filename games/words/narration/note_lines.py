@@ -83,7 +83,7 @@ DEADLINE_MOVES = {
     "black_market": gettext_lazy("no Black Market claim"),
 }
 
-# The notes the service writes itself (games.core.services), by their code: each
+# The notes the service writes itself (games.core.timers and controls), by their code: each
 # reader reads one in their own language from its params, never from its English
 # ``text``, which the event keeps for the records.
 PAUSED_ITSELF = "paused_itself"  # params: "phases" nobody moved in a row
