@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import bulk, deadlines, notifications, pacing, rows
+from games.core import bulk, deadlines, notifications, pacing, selectors
 from games.engine import CARD_TYPES, EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.engine.inspection import waiting_to_speak
@@ -263,7 +263,7 @@ def _assign(game: Game, fields: dict) -> None:
 
 
 def _locked(game_id: int) -> Game:
-    return rows.game_locked(game_id)
+    return selectors.game_locked(game_id)
 
 
 def _store_events(game: Game, events: list) -> None:

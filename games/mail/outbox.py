@@ -46,7 +46,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import bulk, notifications, rows
+from games.core import bulk, notifications, selectors
 from games.mail import emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
@@ -141,7 +141,7 @@ def deliver(pk: int, now=None) -> str:
 def _claim(pk: int, now) -> OutboxEmail | str:
     """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
-        email = rows.outbox_email_to_send(pk)
+        email = selectors.outbox_email_to_send(pk)
         if email is None:
             return "not pending"
         if email.status == OutboxEmail.Status.SENDING:
@@ -197,14 +197,14 @@ def _offers_to_tell(email: OutboxEmail) -> bool:
     An email sent meanwhile (the round's end, a new phase) may have told them all:
     this one would then say "Offers that concern you" over nothing."""
     since = email.seat.notified_seq
-    return any(e.type in OFFER_EVENTS for e in rows.events_since(email.game_id, since))
+    return any(e["type"] in OFFER_EVENTS for e in selectors.events_since(email.game_id, since))
 
 
 def _with_seat_and_game(email: OutboxEmail) -> Seat | None:
     """Attach the email's seat and game to it, read in one statement; its seat."""
     seat = None
     if email.seat_id is not None:
-        seat = rows.seat_with_game(email.seat_id, email.game_id)
+        seat = selectors.seat_with_game(email.seat_id, email.game_id)
     if seat is not None:
         email.seat, email.game = seat, seat.game
     return email.seat

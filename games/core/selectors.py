@@ -1,0 +1,111 @@
+"""The reads each request and each email makes, one function per need: a link's
+seat with its game and table, the game's row under its lock, a batch of the log
+(or the news since an email, or the last round), an outbox row to send.
+
+Plain querysets, each one statement, so that a view or an email reads what it
+needs in a known number of statements (tests/test_query_counts.py counts them)
+rather than through lazy relations. A seat comes with ``record_opened``: whether
+the game's record was ever opened (every page says so).
+"""
+
+from django.db.models import Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+
+
+def _seats_with_game():
+    """Seats with their game joined and ``record_opened``."""
+    opened = RecordOpening.objects.filter(game=OuterRef("game_id"))
+    return Seat.objects.select_related("game").annotate(record_opened=Exists(opened))
+
+
+def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
+    """The seat ``seat_id`` of game ``game_id`` with its game attached and
+    ``record_opened``; None if there is no such seat."""
+    return _seats_with_game().filter(pk=seat_id, game_id=game_id).first()
+
+
+def _table(seats: list) -> list:
+    """The seats of one game sharing one game instance."""
+    for seat in seats[1:]:
+        seat.game = seats[0].game
+    return seats
+
+
+def seat_at_table(seat_id: int, game_id: int) -> tuple:
+    """``seat_with_game`` with the game's state left unread (read when asked
+    for), and the game's seats in seat order, the seat among them and each with
+    the game attached, in one statement: what a move reads before it takes the
+    game's lock. (None, []) if there is no such seat."""
+    table = _seats_with_game().defer("game__state").filter(game_id=game_id).order_by("index")
+    seats = _table(list(table))
+    seat = next((s for s in seats if s.pk == seat_id), None)
+    return (seat, seats) if seat is not None else (None, [])
+
+
+def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
+    """What a seat's page reads: ``seat_with_game``, its game's ``seats_of`` and
+    the newest ``events`` of its log (``event_data``), as (seat or None, seats,
+    events)."""
+    seat = seat_with_game(seat_id, game_id)
+    if seat is None:
+        return None, [], []
+    return seat, seats_of(seat.game), event_data(game_id, True, None, events) if events else []
+
+
+def game_locked(game_id: int) -> Game:
+    """The game's row, locked until the transaction ends (``select_for_update``).
+    Game.DoesNotExist if there is none."""
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+def seats_of(game: Game) -> list:
+    """The game's seats in seat order, each with the game attached."""
+    seats = list(Seat.objects.filter(game=game).order_by("index"))
+    for seat in seats:
+        seat.game = game
+    return seats
+
+
+def _event_data(events) -> list:
+    return list(events.values_list("data", flat=True))
+
+
+def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
+    """Up to ``limit`` of the game's events (their data), newest or oldest first,
+    from before (newest first) or after ``bound``, a seq (None: from the end)."""
+    events = GameEvent.objects.filter(game_id=game_id)
+    if bound is not None:
+        events = events.filter(**{"seq__lt" if newest_first else "seq__gt": bound})
+    return _event_data(events.order_by("-seq" if newest_first else "seq")[:limit])
+
+
+def events_since(game_id: int, seq: int) -> list:
+    """The game's events (their data) from ``seq`` on, newest first: what a seat
+    has not been told yet."""
+    return _event_data(GameEvent.objects.filter(game_id=game_id, seq__gte=seq).order_by("-seq"))
+
+
+def _last_seq(game_id: int, kind: str, **before):
+    """The seq of the game's last event of ``kind``, as a subquery."""
+    events = GameEvent.objects.filter(game_id=game_id, type=kind, **before)
+    return Subquery(events.order_by("-seq").values("seq")[:1])
+
+
+def last_round_events(game_id: int) -> list:
+    """The events (their data) of the last round that ended, oldest first, from
+    its round_started (the first event, if there is none) to its round_ended;
+    [] while no round has ended."""
+    ended = _last_seq(game_id, "round_ended")
+    started = _last_seq(game_id, "round_started", seq__lt=ended)
+    events = GameEvent.objects.filter(game_id=game_id, seq__lte=ended)
+    return _event_data(events.filter(seq__gte=Coalesce(started, 0)).order_by("seq"))
+
+
+def outbox_email_to_send(pk: int) -> OutboxEmail | None:
+    """The outbox row ``pk`` if it is pending or sending, locked until the
+    transaction ends; None if it is neither, or another worker holds it."""
+    statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
+    to_send = OutboxEmail.objects.select_for_update(skip_locked=True)
+    return to_send.filter(pk=pk, status__in=statuses).first()
