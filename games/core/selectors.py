@@ -8,22 +8,27 @@ rather than through lazy relations. A seat comes with ``record_opened``: whether
 the game's record was ever opened (every page says so).
 """
 
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, Subquery
 from django.db.models.functions import Coalesce
 
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 
-def _seats_with_game():
-    """Seats with their game joined and ``record_opened``."""
-    opened = RecordOpening.objects.filter(game=OuterRef("game_id"))
-    return Seat.objects.select_related("game").annotate(record_opened=Exists(opened))
+def _seats_with_game(game_id: int):
+    """The game's seats with their game joined and ``record_opened``."""
+    opened = Exists(RecordOpening.objects.filter(game_id=game_id))
+    return (
+        Seat.objects.filter(game_id=game_id).select_related("game").annotate(record_opened=opened)
+    )
 
 
 def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
     """The seat ``seat_id`` of game ``game_id`` with its game attached and
     ``record_opened``; None if there is no such seat."""
-    return _seats_with_game().filter(pk=seat_id, game_id=game_id).first()
+    try:
+        return _seats_with_game(game_id).get(pk=seat_id)
+    except Seat.DoesNotExist:
+        return None
 
 
 def _table(seats: list) -> list:
@@ -38,7 +43,7 @@ def seat_at_table(seat_id: int, game_id: int) -> tuple:
     for), and the game's seats in seat order, the seat among them and each with
     the game attached, in one statement: what a move reads before it takes the
     game's lock. (None, []) if there is no such seat."""
-    table = _seats_with_game().defer("game__state").filter(game_id=game_id).order_by("index")
+    table = _seats_with_game(game_id).defer("game__state").order_by("index")
     seats = _table(list(table))
     seat = next((s for s in seats if s.pk == seat_id), None)
     return (seat, seats) if seat is not None else (None, [])
@@ -108,4 +113,7 @@ def outbox_email_to_send(pk: int) -> OutboxEmail | None:
     transaction ends; None if it is neither, or another worker holds it."""
     statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
     to_send = OutboxEmail.objects.select_for_update(skip_locked=True)
-    return to_send.filter(pk=pk, status__in=statuses).first()
+    try:
+        return to_send.get(pk=pk, status__in=statuses)
+    except OutboxEmail.DoesNotExist:
+        return None
