@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -342,7 +342,8 @@ def _commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     now = now or timezone.now()
     fields = {**_moved_on(game, state, now), **extra}
     match = {"pk": game.pk, "version": game.version}
-    updated = bulk.update_where(Game, match, fields, inserting=_event_rows(game, events))
+    GameEvent.objects.bulk_create(_event_rows(game, events))
+    updated = Game.objects.filter(**match).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     _assign(game, fields)
@@ -425,8 +426,10 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
     submission = Submission(
         game=game, seat=seat, key=key, command=command, version_after=game.version
     )
-    if not bulk.insert_unless_taken(submission, ("game", "key")):
-        raise _Repeated(version_seen)
+    try:
+        submission.save()
+    except IntegrityError:  # the key is taken; the transaction is rolled back whole
+        raise _Repeated(version_seen) from None
     return outcome
 
 
