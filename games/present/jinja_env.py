@@ -22,7 +22,6 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.timesince import timeuntil
 
-from games.present import markup
 from games.templatetags.usertext import bdi, isolated, user_text
 
 
@@ -61,20 +60,7 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
         newstyle=True,
     )
     env.globals.update(static=static, language=translation.get_language, move_fields=move_fields)
-    # Filters rather than globals: a filter is called directly, a global through the
-    # template's context, and a page draws dozens of cards.
-    env.filters.update(
-        card=markup.card,
-        mark=markup.mark,
-        stand_goods_choice=markup.stand_goods_choice,
-        bag_goods_field=markup.bag_goods_field,
-        email_card=markup.email_card,
-        bdi=bdi,
-        isolated=isolated,
-        user_text=user_text,
-        log_items=markup.log_items,
-        timeuntil=timeuntil,
-    )
+    env.filters.update(bdi=bdi, isolated=isolated, user_text=user_text, timeuntil=timeuntil)
     return env
 
 
