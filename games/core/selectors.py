@@ -4,13 +4,16 @@ seat with its game and table, the game's row under its lock, a batch of the log
 
 Plain querysets, each one statement, so that a view or an email reads what it
 needs in a known number of statements (tests/test_query_counts.py counts them)
-rather than through lazy relations. A seat comes with ``record_opened``: whether
-the game's record was ever opened (every page says so).
+rather than through lazy relations; the reads of a seat's page and of a move
+before its lock are hand-written for their bounds (games/core/page_reads.py). A
+seat comes with ``record_opened``: whether the game's record was ever opened
+(every page says so).
 """
 
 from django.db.models import Exists, Subquery
 from django.db.models.functions import Coalesce
 
+from games.core import page_reads
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 
@@ -31,32 +34,8 @@ def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
         return None
 
 
-def _table(seats: list) -> list:
-    """The seats of one game sharing one game instance."""
-    for seat in seats[1:]:
-        seat.game = seats[0].game
-    return seats
-
-
-def seat_at_table(seat_id: int, game_id: int) -> tuple:
-    """``seat_with_game`` with the game's state left unread (read when asked
-    for), and the game's seats in seat order, the seat among them and each with
-    the game attached, in one statement: what a move reads before it takes the
-    game's lock. (None, []) if there is no such seat."""
-    table = _seats_with_game(game_id).defer("game__state").order_by("index")
-    seats = _table(list(table))
-    seat = next((s for s in seats if s.pk == seat_id), None)
-    return (seat, seats) if seat is not None else (None, [])
-
-
-def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
-    """What a seat's page reads: ``seat_with_game``, its game's ``seats_of`` and
-    the newest ``events`` of its log (``event_data``), as (seat or None, seats,
-    events)."""
-    seat = seat_with_game(seat_id, game_id)
-    if seat is None:
-        return None, [], []
-    return seat, seats_of(seat.game), event_data(game_id, True, None, events) if events else []
+seat_page = page_reads.seat_page
+seat_at_table = page_reads.seat_at_table
 
 
 def game_locked(game_id: int) -> Game:

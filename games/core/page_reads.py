@@ -1,0 +1,255 @@
+"""Hand-written reads for the two requests a bound holds: a seat's page (seat page
+GET p50, ``manage.py bench_moves``) and the read a move makes before it takes the
+game's lock (move POST p50). Everything else reads through the ORM
+(games/core/selectors.py).
+
+Through querysets, these reads cost the ORM several times longer in building and
+compiling statements and in making a game per seat than the database spends
+running them, which takes both requests past their bounds. Here each statement
+is written once, from the models' own fields, and the rows become the ORM's own
+instances (``Model.from_db``, each field's own converters), so callers cannot
+tell the difference; a page's events are decoded only when asked for (most of a
+page's log lines are narrated already). ``tests/test_selectors.py`` checks them
+against the ORM.
+"""
+
+from collections.abc import Mapping
+from functools import cache, lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+from games.models import Game, GameEvent, RecordOpening, Seat
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def _fields(model, without: tuple = ()) -> tuple:
+    return tuple(f for f in model._meta.concrete_fields if f.attname not in without)
+
+
+def _columns(alias: str, fields: tuple) -> str:
+    return ", ".join(f"{alias}.{_quote(f.column)}" for f in fields)
+
+
+# Kept per connection (one per thread): a converter may be bound to its connection.
+@lru_cache(maxsize=256)
+def _conversions(fields: tuple, alias: str, conn) -> list:
+    """The fields whose values the ORM converts as read (JSON text to objects; on
+    SQLite, dates and booleans): [(position, converters, column)]."""
+    found = []
+    for position, field in enumerate(fields):
+        column = field.get_col(alias)
+        chain = conn.ops.get_db_converters(column) + field.get_db_converters(conn)
+        if chain:
+            found.append((position, chain, column))
+    return found
+
+
+def _converted(fields: tuple, alias: str, values, conn) -> list:
+    values = list(values)
+    for position, chain, column in _conversions(fields, alias, conn):
+        for convert in chain:
+            values[position] = convert(values[position], column, conn)
+    return values
+
+
+def _instance(model, fields: tuple, alias: str, values, conn):
+    """The model instance for a row of ``fields``' columns, as the ORM makes it."""
+    return model.from_db(conn.alias, _attnames(fields), _converted(fields, alias, values, conn))
+
+
+@cache
+def _attnames(fields: tuple) -> list:
+    return [f.attname for f in fields]
+
+
+class _Statement:
+    """One read of one or two models' rows, written the first time it is used
+    (the connection decides the quoting) and kept."""
+
+    def __init__(self, build):
+        self._build = build
+
+    @cache  # noqa: B019 -- a handful of module-level statements, kept for the process
+    def sql(self, vendor: str) -> str:
+        return self._build()
+
+
+_SEAT_GAME = Seat._meta.get_field("game")
+
+
+def _seat_link_sql(with_state: bool, whole_table: bool = False) -> str:
+    """A seat with its game and whether the game's record was ever opened; with
+    ``whole_table``, each of the game's seats so, in seat order."""
+    game_fields = _fields(Game, () if with_state else ("state",))
+    seat, game = _quote("id"), _quote("game_id")
+    if whole_table:
+        where = f"s.{game} = %s ORDER BY s.{_quote('index')}"
+    else:
+        where = f"s.{seat} = %s AND s.{game} = %s"
+    return (
+        f"SELECT {_columns('s', _fields(Seat))}, {_columns('g', game_fields)}, "
+        f"EXISTS (SELECT 1 FROM {_quote(RecordOpening._meta.db_table)} o "
+        f"WHERE o.{game} = s.{game}) "
+        f"FROM {_quote(Seat._meta.db_table)} s "
+        f"JOIN {_quote(Game._meta.db_table)} g ON g.{seat} = s.{game} "
+        f"WHERE {where}"
+    )
+
+
+_SEAT_LINK = _Statement(lambda: _seat_link_sql(with_state=True))
+_TABLE_WITHOUT_STATE = _Statement(lambda: _seat_link_sql(with_state=False, whole_table=True))
+
+
+def _connection():
+    """The thread's own connection (the ``connection`` proxy looks it up on every
+    attribute)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def seat_at_table(seat_id: int, game_id: int) -> tuple:
+    """The seat ``seat_id`` of game ``game_id`` with its game attached and
+    ``record_opened``, the game's state left unread (read when asked for), and
+    the game's seats in seat order, the seat among them and each with
+    the game attached, in one statement: what a move reads before it takes the
+    game's lock. (None, []) if there is no such seat."""
+    conn = _connection()
+    with conn.cursor() as cursor:
+        cursor.execute(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])
+        found = cursor.fetchall()
+    seats = _table_of_links(found, conn)
+    seat = next((s for s in seats if s.pk == seat_id), None)
+    return (seat, seats) if seat is not None else (None, [])
+
+
+def _table_of_links(found: list, conn) -> list:
+    """The seats of ``_TABLE_WITHOUT_STATE``'s rows, sharing one game."""
+    seats, game = [], None
+    for row in found:
+        seats.append(_seat_of_link(row, False, conn, game))
+        game = seats[-1].game
+    return seats
+
+
+def _seat_of_link(row, with_state: bool, conn, game: Game | None = None) -> Seat:
+    """The seat of a ``_seat_link_sql`` row, with ``game`` attached (by default
+    the row's)."""
+    seat_fields = _fields(Seat)
+    split = len(seat_fields)
+    seat = _instance(Seat, seat_fields, "s", row[:split], conn)
+    if game is None:
+        game_fields = _fields(Game, () if with_state else ("state",))
+        game = _instance(Game, game_fields, "g", row[split:-1], conn)
+    _SEAT_GAME.set_cached_value(seat, game)
+    seat.record_opened = bool(row[-1])
+    return seat
+
+
+_SEATS = _Statement(
+    lambda: (
+        f"SELECT {_columns('s', _fields(Seat))} FROM {_quote(Seat._meta.db_table)} s "
+        f"WHERE s.{_quote('game_id')} = %s ORDER BY s.{_quote('index')}"
+    )
+)
+
+
+def _seats(rows: list, game: Game, conn) -> list:
+    seats = [_instance(Seat, _fields(Seat), "s", row, conn) for row in rows]
+    for seat in seats:
+        _SEAT_GAME.set_cached_value(seat, game)
+    return seats
+
+
+def _select_events(where: str) -> str:
+    """The events' seq, type and data, ``where`` (``e`` names an event)."""
+    return (
+        f"SELECT e.{_quote('seq')}, e.{_quote('type')}, e.{_quote('data')} "
+        f"FROM {_quote(GameEvent._meta.db_table)} e WHERE e.{_quote('game_id')} = %s {where}"
+    )
+
+
+# The newest events of a game's log (parameters: game, how many).
+_NEWEST_EVENTS = _Statement(lambda: _select_events(f"ORDER BY e.{_quote('seq')} DESC LIMIT %s"))
+_EVENT_DATA = (GameEvent._meta.get_field("data"),)
+
+
+class StoredEvent(Mapping):
+    """An event's data as read for a page's log: its seq and type at once, the
+    rest decoded when first asked for. A page's log lines are mostly narrated
+    already (presenters.NARRATED), so most of a batch is never decoded."""
+
+    __slots__ = ("_conn", "_data", "_text", "seq", "type")
+
+    def __init__(self, seq: int, kind: str, text, conn):
+        self.seq, self.type, self._text, self._conn, self._data = seq, kind, text, conn, None
+
+    def _decoded(self) -> dict:
+        if self._data is None:
+            self._data = _converted(_EVENT_DATA, "e", (self._text,), self._conn)[0]
+        return self._data
+
+    def __getitem__(self, key):
+        if key == "seq":
+            return self.seq
+        if key == "type":
+            return self.type
+        return self._decoded()[key]
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+
+def _events_of(rows: list, conn) -> list:
+    return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
+
+
+# Between statements sent in one round trip (the benchmark counts them apart).
+BATCHED = ";\n"
+
+
+def _takes_several_statements(conn) -> bool:
+    """PostgreSQL with client-side binding (Django's default): a prepared
+    statement (``server_side_binding``) holds one statement only."""
+    options = conn.settings_dict.get("OPTIONS", {})
+    return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
+
+
+def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
+    """What a seat's page reads: the seat with its game and ``record_opened``
+    (whether the game's record was ever opened), its game's seats in seat order
+    (each with the game attached) and the newest ``events`` of its log
+    (StoredEvent, newest first), as (seat or None, seats, events). On
+    PostgreSQL the three statements go in one round trip (client-side binding
+    takes several at once); elsewhere one after the other."""
+    conn = _connection()
+    vendor = conn.vendor
+    reads = (
+        (_SEAT_LINK, [seat_id, game_id]),
+        (_SEATS, [game_id]),
+        (_NEWEST_EVENTS, [game_id, events]),
+    )
+    with conn.cursor() as cursor:
+        if _takes_several_statements(conn):
+            cursor.execute(
+                BATCHED.join(statement.sql(vendor) for statement, _ in reads),
+                [value for _, params in reads for value in params],
+            )
+            results = [cursor.fetchall()]
+            while cursor.nextset():
+                results.append(cursor.fetchall())
+        else:
+            results = []
+            for statement, params in reads:
+                cursor.execute(statement.sql(vendor), params)
+                results.append(cursor.fetchall())
+    [seat_row], seat_rows, event_rows = results[0] or [None], results[1], results[2]
+    if seat_row is None:
+        return None, [], []
+    seat = _seat_of_link(seat_row, True, conn)
+    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn)
