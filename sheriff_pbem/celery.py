@@ -11,7 +11,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 
 app = Celery("sheriff_pbem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# The tasks live in the app's packages (games/core/tasks.py, games/mail/tasks.py), where
+# autodiscovery's default (games/tasks.py) does not look.
+app.autodiscover_tasks(["games.core", "games.mail"])
 
 # The periodic sweeps run every second or so; their "sending / received /
 # succeeded" lines would bury everything else at INFO.
