@@ -85,7 +85,7 @@ ANSWERS = (
 )
 LOCAL = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 URL = re.compile(r"https?://[^\s'\"<>)]+")
-SERVICE_LINE = re.compile(r"^(web|worker|deadlines|beat)\s*\|")
+SERVICE_LINE = re.compile(r"^(\d\d:\d\d:\d\d )?(web|worker|deadlines|beat|system)(\.\d+)?\s*\|")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SERVER_START_TIMEOUT = 900  # make run installs the virtualenv first
 COMMAND_TIMEOUT = 300

@@ -12,13 +12,13 @@ from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
+from django.template import engines
 from django.test import Client
 from django.utils import translation
 from fixtures_pages import decide_buttons, form_for, path_of, post_form, start_game
 
 from games.core.links import settings_url
 from games.mail import emails
-from games.present import markup
 
 ROOT = Path(settings.BASE_DIR)
 SITE_CSS = ROOT / "games" / "static" / "games" / "site.css"
@@ -73,14 +73,14 @@ def test_no_reading_text_below_14px_on_the_pages():
 
 
 def test_no_reading_text_below_14px_in_the_emails():
-    sources = [p.read_text() for p in EMAILS.glob("*.html")]
-    sources.append(Path(markup.__file__).read_text())
+    sources = [p.read_text() for p in EMAILS.glob("*.html")]  # their cards: _parts.html
     small = [s for text in sources for s in re.findall(r"font-size:(\d+)px", text)]
     assert small and min(int(s) for s in small) >= MIN_TEXT_PX, small
 
 
 # --- a card's value and penalty ---------------------------------------------------------
 CARD = {"kind": "legal", "kind_name": "legal goods", "mark": "✓", "label": "Apples"}
+CARDS = engines["jinja"].from_string('{% import "_cards.html" as cards %}{{ cards.card(c) }}')
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ CARD = {"kind": "legal", "kind_name": "legal goods", "mark": "✓", "label": "Ap
 )
 def test_a_cards_value_and_penalty_are_words_for_a_screen_reader(language, words):
     with translation.override(language):
-        html = str(markup.card({**CARD, "value": 2, "penalty": 3}))
+        html = CARDS.render({"c": {**CARD, "value": 2, "penalty": 3}})
     assert '<span aria-hidden="true"' in html and "2<i>/</i>3</span>" in html
     assert f'<span class="visually-hidden"> ({words})</span>' in html
 

@@ -1,6 +1,6 @@
-"""The pages' and emails' words (games.present.jinja_env.words) print what Jinja's own
-newstyle gettext functions print, in every language, escaped or not, although
-each word is kept and the language read once a render."""
+"""The pages' and emails' words (games.present.jinja_env) print what Jinja's own
+newstyle gettext functions print over Django's catalogues, in every language,
+escaped or not, and a macro imported without the context speaks the active one."""
 
 import jinja2
 import pytest

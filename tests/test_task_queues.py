@@ -36,7 +36,7 @@ def worker_queues(text: str) -> list:
 
 
 def test_the_dev_stack_and_compose_run_a_worker_for_each_queue():
-    for path in ("scripts/dev-run.sh", "docker/compose.yaml"):
+    for path in ("Procfile", "docker/compose.yaml"):
         queues = worker_queues((ROOT / path).read_text())
         assert sorted(queues) == ["celery", "deadlines"], path
 

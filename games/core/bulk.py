@@ -1,11 +1,14 @@
 """Set-wide writes for the deadline path, where a thousand games may move on in
-the same second.
+the same second: hand-written for the bound on same-second deadlines' lateness
+(``manage.py bench_deadlines``), and for the bound on a move's statements.
 
 On PostgreSQL, from FAST_FROM rows on, rows go in with COPY and are updated
 from a temporary table COPY filled: the ORM's multi-row INSERT and an UPDATE per
-row cost several times more, mostly in building and binding statements
-(``manage.py bench_deadlines`` measures the whole path). Otherwise the ORM's
-bulk_create and one UPDATE per row do the same. Call inside a transaction.
+row cost several times more, mostly in building and binding statements.
+Otherwise the ORM's bulk_create and one UPDATE per row do the same. Call inside
+a transaction. ``insert_new`` writes a move's or a deadline batch's owed emails
+in one statement on PostgreSQL (the ORM needs a lookup first to learn which are
+new, with their keys): a move stays within its statements.
 
 ``ready()`` turns objects into COPY rows ahead of time (a deadline's worker does
 it before the deadline), so that writing them is little more than sending them.
@@ -76,12 +79,12 @@ def _updated(meta, names: list) -> list:
 
 def insert(objs: list) -> None:
     """INSERT model instances of one model, whose primary keys are left unset
-    (the objects do not learn them: callers that need them read them back by a
+    (the objects may not learn them: callers that need them read them back by a
     unique key). auto_now and auto_now_add fields get the time of writing."""
     if not objs:
         return
     if not _fast(objs):
-        _insert_values(objs)
+        type(objs[0]).objects.bulk_create(objs)
         return
     meta = objs[0]._meta
     fields = _inserted(meta)
@@ -169,95 +172,3 @@ def update(objs: list, names: list) -> None:
         cursor.execute(
             f"UPDATE {table} SET {assignments} FROM {temp} t WHERE {table}.{pk} = t.{pk}"
         )
-
-
-def _values(obj, fields: list) -> list:
-    """The instance's values as an INSERT sends them (auto_now_add filled in)."""
-    return [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
-
-
-def _insert_values(objs: list) -> None:
-    """One INSERT ... VALUES for a few rows: what bulk_create sends, without its
-    statement building, which cost more than the database's work for a move's
-    events."""
-    size = connection.ops.bulk_batch_size(_inserted(objs[0]._meta), objs)  # SQLite caps it
-    with connection.cursor() as cursor:
-        for start in range(0, len(objs), size):
-            cursor.execute(*_insert_statement(objs[start : start + size]))
-
-
-def _insert_statement(objs: list) -> tuple:
-    """(sql, params) of one INSERT ... VALUES of all ``objs``."""
-    meta = objs[0]._meta
-    fields = _inserted(meta)
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    row = f"({', '.join(['%s'] * len(fields))})"
-    return (
-        f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES {', '.join([row] * len(objs))}",
-        [value for obj in objs for value in _values(obj, fields)],
-    )
-
-
-def update_where(
-    model, match: dict, values: dict, below: dict | None = None, inserting: list = ()
-) -> int:
-    """UPDATE the rows whose fields equal ``match`` (names; "pk" for the primary
-    key; no None), and are less than ``below``, to ``values`` (plain values, no
-    expressions); the number of rows changed. The ORM's
-    ``filter(**match, **{f"{name}__lt": ...}).update(**values)`` without its
-    statement building: a move makes one, and an email sent three.
-
-    ``inserting``: instances (of another model) to ``insert`` first; on
-    PostgreSQL in the same statement (a data-modifying WITH), so that a move's
-    events and its game's row are one statement."""
-    meta = model._meta
-    quote = connection.ops.quote_name
-
-    def field(name: str):
-        return meta.pk if name == "pk" else meta.get_field(name)
-
-    sets = [(field(name), value) for name, value in values.items()]
-    where = [(field(name), "=", value) for name, value in match.items()]
-    where += [(field(name), "<", value) for name, value in (below or {}).items()]
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET "
-        + ", ".join(f"{quote(f.column)} = %s" for f, _value in sets)
-        + " WHERE "
-        + " AND ".join(f"{quote(f.column)} {op} %s" for f, op, _value in where)
-    )
-    params = [f.get_db_prep_save(value, connection) for f, value in sets]
-    params += [f.get_db_prep_value(value, connection) for f, _op, value in where]
-    if inserting and connection.vendor == "postgresql" and not _fast(inserting):
-        insert_sql, insert_params = _insert_statement(inserting)
-        sql, params = f"WITH inserted AS ({insert_sql}) {sql}", insert_params + params
-    else:
-        insert(inserting)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount
-
-
-def insert_unless_taken(obj, unique: tuple) -> bool:
-    """INSERT the instance unless a row with the same ``unique`` fields is there
-    (committed, or written earlier in this transaction); True if it was written.
-    One statement, ON CONFLICT DO NOTHING, on PostgreSQL and SQLite alike: the
-    check and the write cannot be told apart by a concurrent writer."""
-    meta = type(obj)._meta
-    fields = _inserted(meta)
-    values = _values(obj, fields)
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    conflict = ", ".join(quote(meta.get_field(name).column) for name in unique)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))}) "
-            f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {quote(meta.pk.column)}",
-            values,
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    obj.pk = row[0]
-    return True

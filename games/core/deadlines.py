@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import icalendar
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
@@ -305,12 +306,6 @@ def format_for(when: datetime, tz_name: str) -> dict:
     }
 
 
-def _ics_text(value: str) -> str:
-    """Escape a TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma, newline."""
-    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-    return value.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
-
-
 def _ics_uri(value: str) -> str:
     """A URI value is not TEXT (no escaping), but must not break the line structure."""
     return value.replace("\r", "").replace("\n", "")
@@ -319,28 +314,6 @@ def _ics_uri(value: str) -> str:
 def _ics_param(value: str) -> str:
     """A language tag as a parameter value: letters, digits and hyphens only."""
     return "".join(char for char in value if char.isascii() and (char.isalnum() or char == "-"))
-
-
-def _ics_time(value: datetime) -> str:
-    return f"{value:%Y%m%dT%H%M%SZ}"
-
-
-def _fold(line: str) -> str:
-    """Fold a content line to at most 75 octets per physical line (RFC 5545 §3.1).
-
-    Continuation lines start with a single space; UTF-8 sequences are never split.
-    """
-    out: list[str] = []
-    current, size, limit = "", 0, 75
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            out.append(current)
-            current, size, limit = " ", 1, 75
-        current += char
-        size += width
-    out.append(current)
-    return "\r\n".join(out)
 
 
 def ics(
@@ -364,30 +337,29 @@ def ics(
     description = description or url
     # The LANGUAGE parameter (RFC 5545 §3.2.10), on the texts written for the reader.
     language = _ics_param(language)
-    tagged = f";LANGUAGE={language}" if language else ""
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//sheriff_pbem//deadline//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        "BEGIN:VEVENT",
-        f"UID:{_ics_text(uid)}",
-        f"DTSTAMP:{_ics_time(_utc(now, 'now'))}",
-        f"DTSTART:{_ics_time(start)}",
-        f"DTEND:{_ics_time(start + timedelta(minutes=15))}",
-        f"SUMMARY{tagged}:{_ics_text(summary)}",
-        *([f"URL:{_ics_uri(url)}"] if url else []),
-        *([f"DESCRIPTION{tagged}:{_ics_text(description)}"] if description else []),
-        "BEGIN:VALARM",
-        "ACTION:DISPLAY",
-        f"DESCRIPTION{tagged}:{_ics_text(summary)}",
-        "TRIGGER:-PT1H",
-        "END:VALARM",
-        "END:VEVENT",
-        "END:VCALENDAR",
-    ]
-    return "".join(_fold(line) + "\r\n" for line in lines)
+    tagged = {"parameters": {"LANGUAGE": language}} if language else {}
+    event = icalendar.Event()
+    event.add("uid", uid)
+    event.add("dtstamp", _utc(now, "now"))
+    event.add("dtstart", start)
+    event.add("dtend", start + timedelta(minutes=15))
+    event.add("summary", summary, **tagged)
+    if url:
+        event.add("url", _ics_uri(url))
+    if description:
+        event.add("description", description, **tagged)
+    alarm = icalendar.Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", summary, **tagged)
+    alarm.add("trigger", timedelta(hours=-1))
+    event.add_component(alarm)
+    calendar = icalendar.Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//sheriff_pbem//deadline//EN")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add_component(event)
+    return calendar.to_ical().decode()
 
 
 # -- time away ---------------------------------------------------------------------------

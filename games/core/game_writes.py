@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import bulk, deadlines, rows
+from games.core import bulk, deadlines, selectors
 from games.models import Game, GameEvent
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def assign_fields(game: Game, fields: dict) -> None:
 
 
 def locked_game(game_id: int) -> Game:
-    return rows.game_locked(game_id)
+    return selectors.game_locked(game_id)
 
 
 def store_events(game: Game, events: list) -> None:
@@ -128,7 +128,8 @@ def commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     now = now or timezone.now()
     fields = {**moved_on(game, state, now), **extra}
     match = {"pk": game.pk, "version": game.version}
-    updated = bulk.update_where(Game, match, fields, inserting=event_rows(game, events))
+    GameEvent.objects.bulk_create(event_rows(game, events))
+    updated = Game.objects.filter(**match).update(**fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     assign_fields(game, fields)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.core import rows
+from games.core import selectors
 from games.models import Game, Seat
 
 SEAT_LINK_SALT = "sheriff_pbem.links.seat"
@@ -90,7 +90,7 @@ def resolve(token: str) -> Seat:
     link = read(token)
     # With it, whether the game's record was ever opened (shown on every page):
     # almost never, so the page reads the openings only when there are some.
-    return honoured(rows.seat_with_game(link.seat, link.game), link.version)
+    return honoured(selectors.seat_with_game(link.seat, link.game), link.version)
 
 
 def resolve_at_table(token: str) -> tuple:
@@ -98,7 +98,7 @@ def resolve_at_table(token: str) -> tuple:
     stands for (or LinkError), its game's state left unread (the move reads it
     again under the lock), and the game's seats in seat order, in one statement."""
     link = read(token)
-    seat, seats = rows.seat_at_table(link.seat, link.game)
+    seat, seats = selectors.seat_at_table(link.seat, link.game)
     return honoured(seat, link.version), seats
 
 

@@ -2,11 +2,11 @@
 events and the emails it makes owed. A repeated submission (the same form key)
 is answered as before and changes nothing."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.core import bulk, notifications, pacing
+from games.core import notifications, pacing
 from games.core.game_writes import (
     Outcome,
     apply_command,
@@ -73,8 +73,10 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
     submission = Submission(
         game=game, seat=seat, key=key, command=command, version_after=game.version
     )
-    if not bulk.insert_unless_taken(submission, ("game", "key")):
-        raise _Repeated(version_seen)
+    try:
+        submission.save()
+    except IntegrityError:  # the key is taken; the transaction is rolled back whole
+        raise _Repeated(version_seen) from None
     return outcome
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
-from games.core import deadlines, links, notifications, rows
+from games.core import deadlines, links, notifications, selectors
 from games.mail import threads
 from games.models import Game, Seat
 from games.present import cards, clock, game_log, presenters, seat_table
@@ -91,9 +91,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     """The email ``kind`` for ``seat``: built from its view and its projection of
     the events since its last email, never from the raw state."""
     view = engine.view_for(state, seat.index)
-    seats = rows.seats_of(game)  # in seat order
+    seats = selectors.seats_of(game)  # in seat order
     names = user_text.names(s.name for s in seats)
-    recent = rows.events_since(game.pk, seat.notified_seq)
+    recent = selectors.events_since(game.pk, seat.notified_seq)
     lines, _more = game_log.log_lines(state, recent, names, seat.index, None)
     halted = clock.halted(game, seat.timezone)
     bargaining = None if halted else clock.deadline(game.bargaining_until, seat.timezone)
@@ -175,7 +175,7 @@ def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:
 def round_outcome(game: Game, seat: Seat, state, names: list, gold: int) -> dict | None:
     """How the last round went, as this seat may know it: every bag's fate, who
     paid whom, and this seat's purse before and after."""
-    events = rows.last_round_events(game.pk)
+    events = selectors.last_round_events(game.pk)
     if not events:
         return None
     number = events[-1]["round"]

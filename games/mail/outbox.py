@@ -46,7 +46,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import bulk, notifications, rows
+from games.core import notifications, selectors
 from games.mail import emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
@@ -133,15 +133,15 @@ def deliver(pk: int, now=None) -> str:
     )
     if email.seat_id is not None and email.rendered_version is not None:
         # Its own statement, one row: the seat's news now start after this email.
-        told = {"notified_seq": email.rendered_version}
-        bulk.update_where(Seat, {"pk": email.seat_id}, told, below=told)
+        told = email.rendered_version  # never moved back
+        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=told).update(notified_seq=told)
     return "sent"
 
 
 def _claim(pk: int, now) -> OutboxEmail | str:
     """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
-        email = rows.outbox_email_to_send(pk)
+        email = selectors.outbox_email_to_send(pk)
         if email is None:
             return "not pending"
         if email.status == OutboxEmail.Status.SENDING:
@@ -173,7 +173,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
-        bulk.update_where(OutboxEmail, {"pk": email.pk}, {f: getattr(email, f) for f in CLAIMED})
+        OutboxEmail.objects.filter(pk=email.pk).update(**{f: getattr(email, f) for f in CLAIMED})
     return email
 
 
@@ -197,14 +197,14 @@ def _offers_to_tell(email: OutboxEmail) -> bool:
     An email sent meanwhile (the round's end, a new phase) may have told them all:
     this one would then say "Offers that concern you" over nothing."""
     since = email.seat.notified_seq
-    return any(e.type in OFFER_EVENTS for e in rows.events_since(email.game_id, since))
+    return any(e["type"] in OFFER_EVENTS for e in selectors.events_since(email.game_id, since))
 
 
 def _with_seat_and_game(email: OutboxEmail) -> Seat | None:
     """Attach the email's seat and game to it, read in one statement; its seat."""
     seat = None
     if email.seat_id is not None:
-        seat = rows.seat_with_game(email.seat_id, email.game_id)
+        seat = selectors.seat_with_game(email.seat_id, email.game_id)
     if seat is not None:
         email.seat, email.game = seat, seat.game
     return email.seat
@@ -218,7 +218,7 @@ def _provider_has_it(email: OutboxEmail) -> bool:
 def _record(email: OutboxEmail, **fields) -> bool:
     """Step 3, compare-and-set: only the attempt that claimed the row records its answer."""
     claimed = {"pk": email.pk, "status": OutboxEmail.Status.SENDING, "attempts": email.attempts}
-    return bulk.update_where(OutboxEmail, claimed, fields) == 1
+    return OutboxEmail.objects.filter(**claimed).update(**fields) == 1
 
 
 def _record_failure(email: OutboxEmail, error: Exception, now) -> str:

@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games import engine
-from games.core import game_writes, links, moves, rows
+from games.core import game_writes, links, moves, selectors
 from games.models import GameEvent
 from games.present import clock, game_log, presenters
 from games.present.move_fields import sent_back
@@ -104,10 +104,10 @@ class Table:
 
 def _seat_and_table(request, token: str) -> tuple:
     """A GET's seat (or LinkError) and its Table, in one round trip where the
-    database allows it (rows.seat_page)."""
+    database allows it (selectors.seat_page)."""
     link = links.read(token)
     whole = _whole_log(request)
-    seat, seats, events = rows.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
+    seat, seats, events = selectors.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
     return links.honoured(seat, link.version), Table(seats, None if whole else events)
 
 
@@ -181,7 +181,7 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
-    seats = table.seats if table else rows.seats_of(game)  # in seat order
+    seats = table.seats if table else selectors.seats_of(game)  # in seat order
     names = user_text.names(s.name for s in seats)
     log_all = _whole_log(request)
     if log_all:  # the whole log from the start, a page at a time
@@ -242,7 +242,7 @@ def _events(game, newest_first: bool, after: int | None = None, first: list | No
     bound, batch = after, first
     while True:
         if batch is None:
-            batch = rows.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
+            batch = selectors.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
         yield from batch
         if len(batch) < EVENTS_BATCH:
             return

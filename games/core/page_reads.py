@@ -1,14 +1,16 @@
-"""Hand-written reads for the rows every request and every email reads: a link's
-seat and game, the game's row under its lock, the table's seats, a batch of the
-log (or the news since an email, or the last round), an outbox row to send.
+"""Hand-written reads for the two requests a bound holds: a seat's page (seat page
+GET p50, ``manage.py bench_moves``) and the read a move makes before it takes the
+game's lock (move POST p50). Everything else reads through the ORM
+(games/core/selectors.py).
 
-The ORM spends several times longer building and compiling these statements
-than the database spends running them (on PostgreSQL, a seat and its game by
-primary key: about 1.5 ms through a queryset, 0.3 ms as a prepared string;
-``manage.py bench_moves`` measures the whole request). Here each statement is
-written once, from the models' own fields, and the rows become the ORM's own
+Through querysets, these reads cost the ORM several times longer in building and
+compiling statements and in making a game per seat than the database spends
+running them, which takes both requests past their bounds. Here each statement
+is written once, from the models' own fields, and the rows become the ORM's own
 instances (``Model.from_db``, each field's own converters), so callers cannot
-tell the difference. ``tests/test_rows.py`` checks them against the ORM.
+tell the difference; a page's events are decoded only when asked for (most of a
+page's log lines are narrated already). ``tests/test_selectors.py`` checks them
+against the ORM.
 """
 
 from collections.abc import Mapping
@@ -16,7 +18,7 @@ from functools import cache, lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+from games.models import Game, GameEvent, RecordOpening, Seat
 
 
 def _quote(name: str) -> str:
@@ -108,24 +110,10 @@ def _connection():
     return connections[DEFAULT_DB_ALIAS]
 
 
-def _one(statement: "_Statement", params: list):
-    conn = _connection()
-    with conn.cursor() as cursor:
-        cursor.execute(statement.sql(conn.vendor), params)
-        return conn, cursor.fetchone()
-
-
-def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
-    """The seat ``seat_id`` of game ``game_id`` with its game attached and
-    ``record_opened``: whether the game's record was ever opened. None if there
-    is no such seat."""
-    conn, row = _one(_SEAT_LINK, [seat_id, game_id])
-    return None if row is None else _seat_of_link(row, True, conn)
-
-
 def seat_at_table(seat_id: int, game_id: int) -> tuple:
-    """``seat_with_game`` with the game's state left unread (read when asked
-    for), and the game's seats in seat order, the seat among them and each with
+    """The seat ``seat_id`` of game ``game_id`` with its game attached and
+    ``record_opened``, the game's state left unread (read when asked for), and
+    the game's seats in seat order, the seat among them and each with
     the game attached, in one statement: what a move reads before it takes the
     game's lock. (None, []) if there is no such seat."""
     conn = _connection()
@@ -160,39 +148,12 @@ def _seat_of_link(row, with_state: bool, conn, game: Game | None = None) -> Seat
     return seat
 
 
-_GAME_LOCKED = _Statement(
-    lambda: (
-        f"SELECT {_columns('g', _fields(Game))} FROM {_quote(Game._meta.db_table)} g "
-        f"WHERE g.{_quote('id')} = %s"
-        + (" FOR UPDATE" if connection.features.has_select_for_update else "")
-    )
-)
-
-
-def game_locked(game_id: int) -> Game:
-    """The game's row, locked until the transaction ends (``select_for_update``).
-    Game.DoesNotExist if there is none."""
-    conn, row = _one(_GAME_LOCKED, [game_id])
-    if row is None:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    return _instance(Game, _fields(Game), "g", row, conn)
-
-
 _SEATS = _Statement(
     lambda: (
         f"SELECT {_columns('s', _fields(Seat))} FROM {_quote(Seat._meta.db_table)} s "
         f"WHERE s.{_quote('game_id')} = %s ORDER BY s.{_quote('index')}"
     )
 )
-
-
-def seats_of(game: Game) -> list:
-    """The game's seats in seat order, each with the game attached."""
-    conn = _connection()
-    with conn.cursor() as cursor:
-        cursor.execute(_SEATS.sql(conn.vendor), [game.pk])
-        rows = cursor.fetchall()
-    return _seats(rows, game, conn)
 
 
 def _seats(rows: list, game: Game, conn) -> list:
@@ -210,33 +171,15 @@ def _select_events(where: str) -> str:
     )
 
 
-def _events_sql(newest_first: bool, bounded: bool) -> str:
-    seq = _quote("seq")
-    bound = f"AND e.{seq} {'<' if newest_first else '>'} %s " if bounded else ""
-    return _select_events(f"{bound}ORDER BY e.{seq} {'DESC' if newest_first else 'ASC'} LIMIT %s")
-
-
-def _last_of_type(before: str = "") -> str:
-    """The seq of the game's last event of a type (parameters: game, type)."""
-    table, seq, game = _quote(GameEvent._meta.db_table), _quote("seq"), _quote("game_id")
-    return (
-        f"SELECT MAX(x.{seq}) FROM {table} x "
-        f"WHERE x.{game} = %s AND x.{_quote('type')} = %s{before}"
-    )
-
-
-_EVENTS = {
-    (newest, bounded): _Statement(lambda n=newest, b=bounded: _events_sql(n, b))
-    for newest in (True, False)
-    for bounded in (True, False)
-}
+# The newest events of a game's log (parameters: game, how many).
+_NEWEST_EVENTS = _Statement(lambda: _select_events(f"ORDER BY e.{_quote('seq')} DESC LIMIT %s"))
 _EVENT_DATA = (GameEvent._meta.get_field("data"),)
 
 
 class StoredEvent(Mapping):
-    """An event's data as read for the log: its seq and type at once, the rest
-    decoded when first asked for. A page's log lines are mostly narrated already
-    (presenters.NARRATED), so most of a batch is never decoded."""
+    """An event's data as read for a page's log: its seq and type at once, the
+    rest decoded when first asked for. A page's log lines are mostly narrated
+    already (presenters.NARRATED), so most of a batch is never decoded."""
 
     __slots__ = ("_conn", "_data", "_text", "seq", "type")
 
@@ -262,76 +205,8 @@ class StoredEvent(Mapping):
         return len(self._decoded())
 
 
-_EVENTS_SINCE = _Statement(
-    lambda: _select_events(f"AND e.{_quote('seq')} >= %s ORDER BY e.{_quote('seq')} DESC")
-)
-
-
-# The last round that ended: from its round_started (the first event, if there is
-# none) to its round_ended. Parameters: game, then (game, type) for each MAX.
-def _last_round_sql() -> str:
-    seq = f"e.{_quote('seq')}"
-    ended = _last_of_type()
-    started = _last_of_type(f" AND x.{_quote('seq')} < ({ended})")
-    return _select_events(f"AND {seq} <= ({ended}) AND {seq} >= COALESCE(({started}), 0) "
-                          f"ORDER BY {seq}")  # fmt: skip
-
-
-_LAST_ROUND = _Statement(_last_round_sql)
-
-
-def _stored_events(statement: "_Statement", params: list) -> list:
-    conn = _connection()
-    with conn.cursor() as cursor:
-        cursor.execute(statement.sql(conn.vendor), params)
-        rows = cursor.fetchall()
-    return _events_of(rows, conn)
-
-
 def _events_of(rows: list, conn) -> list:
     return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
-
-
-def events_since(game_id: int, seq: int) -> list:
-    """The game's events from ``seq`` on (StoredEvent), newest first: what a seat
-    has not been told yet."""
-    return _stored_events(_EVENTS_SINCE, [game_id, seq])
-
-
-def last_round_events(game_id: int) -> list:
-    """The events of the last round that ended (StoredEvent), oldest first, its
-    round_ended last; [] while no round has ended."""
-    ended = [game_id, "round_ended"]
-    return _stored_events(_LAST_ROUND, [game_id, *ended, game_id, "round_started", *ended])
-
-
-def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
-    """Up to ``limit`` of the game's events (their data, as StoredEvent), newest or
-    oldest first, from before (newest first) or after ``bound``, a seq (None: from
-    the end)."""
-    params = [game_id] + ([] if bound is None else [bound]) + [limit]
-    return _stored_events(_EVENTS[newest_first, bound is not None], params)
-
-
-def _outbox_sql() -> str:
-    lock = ""
-    if connection.features.has_select_for_update_skip_locked:
-        lock = " FOR UPDATE SKIP LOCKED"
-    return (
-        f"SELECT {_columns('o', _fields(OutboxEmail))} FROM {_quote(OutboxEmail._meta.db_table)} o "
-        f"WHERE o.{_quote('id')} = %s AND o.{_quote('status')} IN (%s, %s){lock}"
-    )
-
-
-_OUTBOX_TO_SEND = _Statement(_outbox_sql)
-
-
-def outbox_email_to_send(pk: int) -> OutboxEmail | None:
-    """The outbox row ``pk`` if it is pending or sending, locked until the
-    transaction ends; None if it is neither, or another worker holds it."""
-    statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
-    conn, row = _one(_OUTBOX_TO_SEND, [pk, *statuses])
-    return None if row is None else _instance(OutboxEmail, _fields(OutboxEmail), "o", row, conn)
 
 
 # Between statements sent in one round trip (the benchmark counts them apart).
@@ -346,16 +221,18 @@ def _takes_several_statements(conn) -> bool:
 
 
 def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
-    """What a seat's page reads: ``seat_with_game``, its game's ``seats_of`` and
-    the newest ``events`` of its log (``event_data``), as (seat or None, seats,
-    events). On PostgreSQL the three statements go in one round trip (client-side
-    binding takes several at once); elsewhere one after the other."""
+    """What a seat's page reads: the seat with its game and ``record_opened``
+    (whether the game's record was ever opened), its game's seats in seat order
+    (each with the game attached) and the newest ``events`` of its log
+    (StoredEvent, newest first), as (seat or None, seats, events). On
+    PostgreSQL the three statements go in one round trip (client-side binding
+    takes several at once); elsewhere one after the other."""
     conn = _connection()
     vendor = conn.vendor
     reads = (
         (_SEAT_LINK, [seat_id, game_id]),
         (_SEATS, [game_id]),
-        (_EVENTS[True, False], [game_id, events]),
+        (_NEWEST_EVENTS, [game_id, events]),
     )
     with conn.cursor() as cursor:
         if _takes_several_statements(conn):

@@ -1,5 +1,6 @@
-"""The hand-written reads (games.core.rows) give what the ORM gives, field for field,
-on SQLite and on PostgreSQL (the suite runs on both)."""
+"""The reads of games.core.selectors (and the hand-written ones of
+games.core.page_reads) give each request what the ORM gives, field for field, in
+the statements counted here, on SQLite and on PostgreSQL (the suite runs on both)."""
 
 import datetime
 from unittest import mock
@@ -11,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from fixtures_pages import start_game
 
-from games.core import rows
+from games.core import selectors
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,7 @@ def _a_game_with_every_kind_of_field():
 
 def test_a_seat_and_its_game_read_as_the_orm_reads_them():
     game, seat = _a_game_with_every_kind_of_field()
-    found = rows.seat_with_game(seat.pk, game.pk)
+    found = selectors.seat_with_game(seat.pk, game.pk)
     assert _fields(found) == _fields(seat)
     assert _fields(found.game) == _fields(game)
     assert isinstance(found.game.state, dict) and found.game.engine_state().round == 1
@@ -50,7 +51,7 @@ def test_a_seat_and_its_game_read_as_the_orm_reads_them():
 def test_a_seat_at_its_table_reads_the_seats_in_one_statement_without_the_state():
     game, seat = _a_game_with_every_kind_of_field()
     with CaptureQueriesContext(connection) as read:
-        found, seats = rows.seat_at_table(seat.pk, game.pk)
+        found, seats = selectors.seat_at_table(seat.pk, game.pk)
     assert len(read.captured_queries) == 1
     assert [_fields(s) for s in seats] == [_fields(s) for s in game.seats.order_by("index")]
     assert found in seats and _fields(found) == _fields(seat)
@@ -58,31 +59,31 @@ def test_a_seat_at_its_table_reads_the_seats_in_one_statement_without_the_state(
     assert "state" in found.game.get_deferred_fields()
     assert found.game.state == game.state  # read when asked for, as with defer()
     RecordOpening.objects.create(game=game, reason="a dispute")
-    assert rows.seat_at_table(seat.pk, game.pk)[0].record_opened is True
-    assert rows.seat_at_table(seat.pk, start_game().pk) == (None, [])
-    assert rows.seat_at_table(10**9, game.pk) == (None, [])
+    assert selectors.seat_at_table(seat.pk, game.pk)[0].record_opened is True
+    assert selectors.seat_at_table(seat.pk, start_game().pk) == (None, [])
+    assert selectors.seat_at_table(10**9, game.pk) == (None, [])
 
 
 def test_a_seat_of_another_game_is_not_found():
     game, seat = _a_game_with_every_kind_of_field()
     other = start_game()
-    assert rows.seat_with_game(seat.pk, other.pk) is None
-    assert rows.seat_with_game(10**9, game.pk) is None
+    assert selectors.seat_with_game(seat.pk, other.pk) is None
+    assert selectors.seat_with_game(10**9, game.pk) is None
 
 
 def test_an_opened_record_is_known_with_the_seat():
     game, seat = _a_game_with_every_kind_of_field()
     RecordOpening.objects.create(game=game, reason="a dispute")
-    assert rows.seat_with_game(seat.pk, game.pk).record_opened is True
+    assert selectors.seat_with_game(seat.pk, game.pk).record_opened is True
 
 
 def test_the_locked_game_and_the_seats():
     game, _ = _a_game_with_every_kind_of_field()
     with transaction.atomic():
-        assert _fields(rows.game_locked(game.pk)) == _fields(game)
+        assert _fields(selectors.game_locked(game.pk)) == _fields(game)
     with pytest.raises(Game.DoesNotExist), transaction.atomic():
-        rows.game_locked(10**9)
-    seats = rows.seats_of(game)
+        selectors.game_locked(10**9)
+    seats = selectors.seats_of(game)
     assert [_fields(s) for s in seats] == [_fields(s) for s in game.seats.order_by("index")]
     assert all(s.game is game for s in seats)
 
@@ -91,18 +92,26 @@ def test_event_batches_in_both_directions():
     game, _ = _a_game_with_every_kind_of_field()
     every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
     assert len(every) > 3
-    assert rows.event_data(game.pk, newest_first=False, bound=None, limit=10**6) == every
-    assert rows.event_data(game.pk, newest_first=True, bound=None, limit=2) == every[::-1][:2]
+    assert selectors.event_data(game.pk, newest_first=False, bound=None, limit=10**6) == every
+    assert selectors.event_data(game.pk, newest_first=True, bound=None, limit=2) == every[::-1][:2]
     middle = every[2]["seq"]
-    assert rows.event_data(game.pk, True, middle, 10**6) == [
+    assert selectors.event_data(game.pk, True, middle, 10**6) == [
         e for e in every[::-1] if e["seq"] < middle
     ]
-    assert rows.event_data(game.pk, False, middle, 1) == [every[3]]
+    assert selectors.event_data(game.pk, False, middle, 1) == [every[3]]
 
 
-def test_a_stored_event_is_decoded_only_when_its_data_is_asked_for():
+def test_an_event_reads_as_its_data():
     game, _ = _a_game_with_every_kind_of_field()
-    newest = rows.event_data(game.pk, newest_first=True, bound=None, limit=1)[0]
+    newest = selectors.event_data(game.pk, newest_first=True, bound=None, limit=1)[0]
+    stored = GameEvent.objects.get(game=game, seq=newest["seq"])
+    assert (newest["seq"], newest["type"]) == (stored.seq, stored.type)
+    assert newest == stored.data and newest.get("nothing") is None
+
+
+def test_a_page_s_event_is_decoded_only_when_its_data_is_asked_for():
+    game, seat = _a_game_with_every_kind_of_field()
+    newest = selectors.seat_page(seat.pk, game.pk, 1)[2][0]
     assert (newest["seq"], newest["type"]) == (newest.seq, newest.type)
     assert newest._data is None  # seq and type came from their own columns
     stored = GameEvent.objects.get(game=game, seq=newest.seq).data
@@ -113,13 +122,13 @@ def test_the_events_a_seat_was_not_told_yet():
     game, _ = _a_game_with_every_kind_of_field()
     every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
     since = every[2]["seq"]
-    assert rows.events_since(game.pk, since) == [e for e in every[::-1] if e["seq"] >= since]
-    assert rows.events_since(game.pk, every[-1]["seq"] + 1) == []
+    assert selectors.events_since(game.pk, since) == [e for e in every[::-1] if e["seq"] >= since]
+    assert selectors.events_since(game.pk, every[-1]["seq"] + 1) == []
 
 
 def test_the_last_round_that_ended():
     game, _ = _a_game_with_every_kind_of_field()
-    assert rows.last_round_events(game.pk) == []  # round 1 is in play
+    assert selectors.last_round_events(game.pk) == []  # round 1 is in play
     seq = GameEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True)[0]
     played = [
         {"seq": seq + 1, "type": "gold_transferred", "from": 0, "to": 1, "amount": 2},
@@ -131,11 +140,11 @@ def test_the_last_round_that_ended():
     GameEvent.objects.bulk_create(
         GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in played
     )
-    assert rows.last_round_events(game.pk) == played[2:4]
+    assert selectors.last_round_events(game.pk) == played[2:4]
     GameEvent.objects.filter(game=game, seq__gte=seq + 3).delete()
     every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
     first_round = every[next(i for i, e in enumerate(every) if e["type"] == "round_started") :]
-    assert rows.last_round_events(game.pk) == first_round
+    assert selectors.last_round_events(game.pk) == first_round
 
 
 def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
@@ -145,35 +154,35 @@ def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
         attachments=[{"filename": "a.ics"}], next_attempt_at=timezone.now(), uncertain=True,
     )  # fmt: skip
     with transaction.atomic():
-        assert _fields(rows.outbox_email_to_send(email.pk)) == _fields(
+        assert _fields(selectors.outbox_email_to_send(email.pk)) == _fields(
             OutboxEmail.objects.get(pk=email.pk)
         )
     OutboxEmail.objects.filter(pk=email.pk).update(status=OutboxEmail.Status.SENT)
     with transaction.atomic():
-        assert rows.outbox_email_to_send(email.pk) is None
+        assert selectors.outbox_email_to_send(email.pk) is None
 
 
 def test_a_seat_page_reads_what_its_three_reads_give():
     game, seat = _a_game_with_every_kind_of_field()
-    read, seats, events = rows.seat_page(seat.pk, game.pk, 2)
-    alone = rows.seat_with_game(seat.pk, game.pk)
+    read, seats, events = selectors.seat_page(seat.pk, game.pk, 2)
+    alone = selectors.seat_with_game(seat.pk, game.pk)
     assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
     assert read.record_opened is False
-    assert [_fields(s) for s in seats] == [_fields(s) for s in rows.seats_of(game)]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in selectors.seats_of(game)]
     assert all(s.game is read.game for s in seats)
-    assert events == rows.event_data(game.pk, newest_first=True, bound=None, limit=2)
-    assert rows.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])
+    assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=2)
+    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])
 
 
 def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes():
     game, seat = _a_game_with_every_kind_of_field()
-    together = rows.seat_page(seat.pk, game.pk, 3)
+    together = selectors.seat_page(seat.pk, game.pk, 3)
     options = connection.settings_dict.setdefault("OPTIONS", {})
     with (
         mock.patch.dict(options, {"server_side_binding": True}),
         CaptureQueriesContext(connection) as apart,
     ):
-        read, seats, events = rows.seat_page(seat.pk, game.pk, 3)
+        read, seats, events = selectors.seat_page(seat.pk, game.pk, 3)
     assert len(apart.captured_queries) == 3
     assert _fields(read) == _fields(together[0]) and events == together[2]
     assert [_fields(s) for s in seats] == [_fields(s) for s in together[1]]

@@ -1,0 +1,98 @@
+"""The reads each request and each email makes, one function per need: a link's
+seat with its game and table, the game's row under its lock, a batch of the log
+(or the news since an email, or the last round), an outbox row to send.
+
+Plain querysets, each one statement, so that a view or an email reads what it
+needs in a known number of statements (tests/test_query_counts.py counts them)
+rather than through lazy relations; the reads of a seat's page and of a move
+before its lock are hand-written for their bounds (games/core/page_reads.py). A
+seat comes with ``record_opened``: whether the game's record was ever opened
+(every page says so).
+"""
+
+from django.db.models import Exists, Subquery
+from django.db.models.functions import Coalesce
+
+from games.core import page_reads
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+
+
+def _seats_with_game(game_id: int):
+    """The game's seats with their game joined and ``record_opened``."""
+    opened = Exists(RecordOpening.objects.filter(game_id=game_id))
+    return (
+        Seat.objects.filter(game_id=game_id).select_related("game").annotate(record_opened=opened)
+    )
+
+
+def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
+    """The seat ``seat_id`` of game ``game_id`` with its game attached and
+    ``record_opened``; None if there is no such seat."""
+    try:
+        return _seats_with_game(game_id).get(pk=seat_id)
+    except Seat.DoesNotExist:
+        return None
+
+
+seat_page = page_reads.seat_page
+seat_at_table = page_reads.seat_at_table
+
+
+def game_locked(game_id: int) -> Game:
+    """The game's row, locked until the transaction ends (``select_for_update``).
+    Game.DoesNotExist if there is none."""
+    return Game.objects.select_for_update().get(pk=game_id)
+
+
+def seats_of(game: Game) -> list:
+    """The game's seats in seat order, each with the game attached."""
+    seats = list(Seat.objects.filter(game=game).order_by("index"))
+    for seat in seats:
+        seat.game = game
+    return seats
+
+
+def _event_data(events) -> list:
+    return list(events.values_list("data", flat=True))
+
+
+def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) -> list:
+    """Up to ``limit`` of the game's events (their data), newest or oldest first,
+    from before (newest first) or after ``bound``, a seq (None: from the end)."""
+    events = GameEvent.objects.filter(game_id=game_id)
+    if bound is not None:
+        events = events.filter(**{"seq__lt" if newest_first else "seq__gt": bound})
+    return _event_data(events.order_by("-seq" if newest_first else "seq")[:limit])
+
+
+def events_since(game_id: int, seq: int) -> list:
+    """The game's events (their data) from ``seq`` on, newest first: what a seat
+    has not been told yet."""
+    return _event_data(GameEvent.objects.filter(game_id=game_id, seq__gte=seq).order_by("-seq"))
+
+
+def _last_seq(game_id: int, kind: str, **before):
+    """The seq of the game's last event of ``kind``, as a subquery."""
+    events = GameEvent.objects.filter(game_id=game_id, type=kind, **before)
+    return Subquery(events.order_by("-seq").values("seq")[:1])
+
+
+def last_round_events(game_id: int) -> list:
+    """The events (their data) of the last round that ended, oldest first, from
+    its round_started (the first event, if there is none) to its round_ended;
+    [] while no round has ended."""
+    ended = _last_seq(game_id, "round_ended")
+    started = _last_seq(game_id, "round_started", seq__lt=ended)
+    events = GameEvent.objects.filter(game_id=game_id, seq__lte=ended)
+    return _event_data(events.filter(seq__gte=Coalesce(started, 0)).order_by("seq"))
+
+
+def outbox_email_to_send(pk: int) -> OutboxEmail | None:
+    """The outbox row ``pk`` if it is pending or sending, locked until the
+    transaction ends; None if it is neither, or another worker holds it."""
+    statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
+    to_send = OutboxEmail.objects.select_for_update(skip_locked=True)
+    try:
+        return to_send.get(pk=pk, status__in=statuses)
+    except OutboxEmail.DoesNotExist:
+        return None
