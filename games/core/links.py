@@ -20,7 +20,7 @@ SEAT_LINK_SALT = "sheriff_pbem.links.seat"
 
 
 class LinkError(Exception):
-    """A link that cannot be honoured. ``status`` is the HTTP status to answer;
+    """A link that cannot be seat_if_link_current. ``status`` is the HTTP status to answer;
     ``title`` and ``message`` are lazy: they read in the language active when the
     page is rendered (no seat is known then: the browser's)."""
 
@@ -90,7 +90,7 @@ def resolve(token: str) -> Seat:
     link = read(token)
     # With it, whether the game's record was ever opened (shown on every page):
     # almost never, so the page reads the openings only when there are some.
-    return honoured(selectors.seat_with_game(link.seat, link.game), link.version)
+    return seat_if_link_current(selectors.seat_with_game(link.seat, link.game), link.version)
 
 
 def resolve_at_table(token: str) -> tuple:
@@ -99,10 +99,10 @@ def resolve_at_table(token: str) -> tuple:
     again under the lock), and the game's seats in seat order, in one statement."""
     link = read(token)
     seat, seats = selectors.seat_at_table(link.seat, link.game)
-    return honoured(seat, link.version), seats
+    return seat_if_link_current(seat, link.version), seats
 
 
-def honoured(seat: Seat | None, version: int) -> Seat:
+def seat_if_link_current(seat: Seat | None, version: int) -> Seat:
     """``seat``, read for a token of link ``version``, if the link still works;
     otherwise LinkError."""
     if seat is None:

@@ -101,9 +101,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     deadline = None if halted else clock.deadline(game.phase_deadline, seat.timezone)
     gold = view["players"][seat.index]["gold"]
     outcome = round_outcome(game, seat, state, names, gold) if kind == "round_over" else None
-    told = set(outcome["lines"]) if outcome else set()
+    in_outcome = set(outcome["lines"]) if outcome else set()
     # Newest first; the round's story is told once.
-    news = [line for line in lines if line["text"] not in told]
+    news = [line for line in lines if line["text"] not in in_outcome]
     headlines = YOUR_MOVE_HEADLINES if phase["my_turn"] else {}
     headline = str(headlines.get(kind, HEADLINES[kind])) % {
         "round": outcome["round"] if outcome else view["round"]

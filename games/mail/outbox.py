@@ -133,8 +133,10 @@ def deliver(pk: int, now=None) -> str:
     )
     if email.seat_id is not None and email.rendered_version is not None:
         # Its own statement, one row: the seat's news now start after this email.
-        told = email.rendered_version  # never moved back
-        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=told).update(notified_seq=told)
+        seen_up_to = email.rendered_version  # never moved back
+        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=seen_up_to).update(
+            notified_seq=seen_up_to
+        )
     return "sent"
 
 

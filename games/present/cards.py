@@ -8,7 +8,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.engine import CARD_TYPES
 from games.words import goods_names
-from games.words.i18n import kept_per_language
+from games.words.i18n import cached_per_language
 from games.words.narrate import counted, goods
 
 _ORDER = {name: i for i, name in enumerate(CARD_TYPES)}
@@ -38,7 +38,7 @@ def card_type(name: str) -> dict:
     return dict(_card_type(name))  # a copy: callers may add to it
 
 
-@kept_per_language(maxsize=256)
+@cached_per_language(maxsize=256)
 def _card_type(name: str) -> dict:
     kind = CARD_TYPES[name]
     mark, kind_name = KINDS[kind.kind]

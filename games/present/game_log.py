@@ -4,8 +4,8 @@ time for the whole log, and grouped by round as pages and emails tell it.
 """
 
 import threading
-from collections import OrderedDict
 
+from cachetools import LRUCache
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -25,11 +25,11 @@ class _Narrated:
     SIZE = 50_000  # lines, about 10 MB
 
     def __init__(self):
-        self.lines: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
+        self.lines = LRUCache(maxsize=self.SIZE)
+        self.lock = threading.Lock()  # LRUCache is not thread-safe; gunicorn may run threads
 
     def narrator(self, game: tuple | None, names: list, seat: int | None, state):
-        """event -> its line, for this seat of this game (``game``: its ``kept_as``;
+        """event -> its line, for this seat of this game (``game``: its ``narration_cache_key``;
         None: nothing kept)."""
         narrator = Narrator.of_game(names, seat, state.config)
 
@@ -40,27 +40,23 @@ class _Narrated:
             return narrated
         reader = (game, seat, get_language(), tuple(narrator.names))
 
-        def kept(event) -> str:
+        def narrated_line(event) -> str:
             key = (reader, event["seq"])
             with self.lock:
                 text = self.lines.get(key)
-                if text is not None:
-                    self.lines.move_to_end(key)
-                    return text
-            text = narrated(event)
-            with self.lock:
-                self.lines[key] = text
-                if len(self.lines) > self.SIZE:
-                    self.lines.popitem(last=False)
+            if text is None:
+                text = narrated(event)
+                with self.lock:
+                    self.lines[key] = text
             return text
 
-        return kept
+        return narrated_line
 
 
 NARRATED = _Narrated()
 
 
-def kept_as(game) -> tuple:
+def narration_cache_key(game) -> tuple:
     """A game, as kept lines name it: its id and its time of creation, since a
     database may give a deleted game's id again (SQLite does)."""
     return (game.pk, game.created_at)
@@ -73,7 +69,7 @@ def log_lines(
     the round it belongs to (0: before the first round). Returns (lines, more)
     where ``more`` says whether older lines were left out. With ``game`` (a Game),
     lines narrated before are reused."""
-    narrated = NARRATED.narrator(game and kept_as(game), names, seat, state)
+    narrated = NARRATED.narrator(game and narration_cache_key(game), names, seat, state)
     lines = []
     current = state.round  # the newest events belong to the round in play
     for event in events:
@@ -95,7 +91,7 @@ def log_page(
     """A page of the whole log, from events given oldest first, starting in round
     ``first_round``: up to LOG_PAGE_LINES narrated lines, newest first (as
     ``log_lines``), and the seq to continue after (None on the last page)."""
-    narrated = NARRATED.narrator(game and kept_as(game), names, seat, state)
+    narrated = NARRATED.narrator(game and narration_cache_key(game), names, seat, state)
     lines = []
     current = first_round
     for event in events:

@@ -108,7 +108,7 @@ def _seat_and_table(request, token: str) -> tuple:
     link = links.read(token)
     whole = _whole_log(request)
     seat, seats, events = selectors.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
-    return links.honoured(seat, link.version), Table(seats, None if whole else events)
+    return links.seat_if_link_current(seat, link.version), Table(seats, None if whole else events)
 
 
 def _whole_log(request) -> bool:

@@ -11,7 +11,7 @@ Spanish rulebook's.
 from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 from games.engine import CARD_TYPES
-from games.words.i18n import kept_per_language
+from games.words.i18n import cached_per_language
 
 LABELS = {
     "apples": pgettext_lazy("goods", "Apples"),
@@ -62,13 +62,13 @@ COUNTED = {
 }
 
 
-@kept_per_language(maxsize=256)
+@cached_per_language(maxsize=256)
 def label(name: str) -> str:
     """A kind of goods, as a heading or a choice: "Chickens", "Gallinas"."""
     return str(LABELS[name])
 
 
-@kept_per_language(maxsize=4096)
+@cached_per_language(maxsize=4096)
 def counted(n: int, name: str) -> str:
     """A counted noun: "1 Chicken", "2 Chickens" ("2 Gallinas")."""
     return COUNTED[name] % {"count": n}

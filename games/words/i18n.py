@@ -29,7 +29,7 @@ def as_seat(seat):
         yield
 
 
-def kept_per_language(maxsize: int):
+def cached_per_language(maxsize: int):
     """Keep a function's results by its (hashable) arguments and the active
     language: for words and markup a page repeats dozens of times, where looking
     a translation up costs more than keeping it (catalogues do not change while

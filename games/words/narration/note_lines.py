@@ -150,8 +150,8 @@ class NoteLines(NarratorBase):
     def _noted(self, e):
         # Old games hold notes written before notes carried a code: only their
         # English text, shown as it was stored.
-        told = coded_note(e["code"], e["params"]) if "code" in e else None
+        translated = coded_note(e["code"], e["params"]) if "code" in e else None
         if e.get("by") == "game":
             # A game note names players as they were stored: kept on one line.
-            return told or one_line(e["text"])
-        return _("Organizer: %(note)s") % {"note": told or isolate(e["text"])}
+            return translated or one_line(e["text"])
+        return _("Organizer: %(note)s") % {"note": translated or isolate(e["text"])}
