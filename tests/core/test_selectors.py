@@ -1,0 +1,188 @@
+"""The reads of games.core.selectors (and the hand-written ones of
+games.core.page_reads) give each request what the ORM gives, field for field, in
+the statements counted here, on SQLite and on PostgreSQL (the suite runs on both)."""
+
+import datetime
+from unittest import mock
+
+import pytest
+from django.db import connection, transaction
+from django.forms.models import model_to_dict
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.core import selectors
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+from tests.support.fixtures_pages import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def _a_game_with_every_kind_of_field():
+    game = start_game()
+    seat = game.seats.get(index=2)
+    # Dates, times, booleans, nulls and JSON, as a played game has them.
+    seat.away_from = datetime.date(2026, 1, 2)
+    seat.away_until = datetime.date(2026, 1, 5)
+    seat.last_delivered_at = timezone.now()
+    seat.digest_hour = 7
+    seat.save()
+    Game.objects.filter(pk=game.pk).update(paused_at=timezone.now(), skip_weekends=True)
+    return Game.objects.get(pk=game.pk), Seat.objects.get(pk=seat.pk)
+
+
+def test_a_seat_and_its_game_read_as_the_orm_reads_them():
+    game, seat = _a_game_with_every_kind_of_field()
+    found = selectors.seat_with_game(seat.pk, game.pk)
+    assert _fields(found) == _fields(seat)
+    assert _fields(found.game) == _fields(game)
+    assert isinstance(found.game.state, dict) and found.game.engine_state().round == 1
+    assert isinstance(found.game.paused_at, datetime.datetime) and found.game.skip_weekends is True
+    assert found.away_from == datetime.date(2026, 1, 2)
+    assert found.record_opened is False
+    assert found.game is found.game  # attached, not read again
+    assert model_to_dict(found) == model_to_dict(seat)
+
+
+def test_a_seat_at_its_table_reads_the_seats_in_one_statement_without_the_state():
+    game, seat = _a_game_with_every_kind_of_field()
+    with CaptureQueriesContext(connection) as read:
+        found, seats = selectors.seat_at_table(seat.pk, game.pk)
+    assert len(read.captured_queries) == 1
+    assert [_fields(s) for s in seats] == [_fields(s) for s in game.seats.order_by("index")]
+    assert found in seats and _fields(found) == _fields(seat)
+    assert all(s.game is found.game and s.record_opened is False for s in seats)
+    assert "state" in found.game.get_deferred_fields()
+    assert found.game.state == game.state  # read when asked for, as with defer()
+    RecordOpening.objects.create(game=game, reason="a dispute")
+    assert selectors.seat_at_table(seat.pk, game.pk)[0].record_opened is True
+    assert selectors.seat_at_table(seat.pk, start_game().pk) == (None, [])
+    assert selectors.seat_at_table(10**9, game.pk) == (None, [])
+
+
+def test_a_seat_of_another_game_is_not_found():
+    game, seat = _a_game_with_every_kind_of_field()
+    other = start_game()
+    assert selectors.seat_with_game(seat.pk, other.pk) is None
+    assert selectors.seat_with_game(10**9, game.pk) is None
+
+
+def test_an_opened_record_is_known_with_the_seat():
+    game, seat = _a_game_with_every_kind_of_field()
+    RecordOpening.objects.create(game=game, reason="a dispute")
+    assert selectors.seat_with_game(seat.pk, game.pk).record_opened is True
+
+
+def test_the_locked_game_and_the_seats():
+    game, _ = _a_game_with_every_kind_of_field()
+    with transaction.atomic():
+        assert _fields(selectors.game_locked(game.pk)) == _fields(game)
+    with pytest.raises(Game.DoesNotExist), transaction.atomic():
+        selectors.game_locked(10**9)
+    seats = selectors.seats_of(game)
+    assert [_fields(s) for s in seats] == [_fields(s) for s in game.seats.order_by("index")]
+    assert all(s.game is game for s in seats)
+
+
+def test_event_batches_in_both_directions():
+    game, _ = _a_game_with_every_kind_of_field()
+    every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+    assert len(every) > 3
+    assert selectors.event_data(game.pk, newest_first=False, bound=None, limit=10**6) == every
+    assert selectors.event_data(game.pk, newest_first=True, bound=None, limit=2) == every[::-1][:2]
+    middle = every[2]["seq"]
+    assert selectors.event_data(game.pk, True, middle, 10**6) == [
+        e for e in every[::-1] if e["seq"] < middle
+    ]
+    assert selectors.event_data(game.pk, False, middle, 1) == [every[3]]
+
+
+def test_an_event_reads_as_its_data():
+    game, _ = _a_game_with_every_kind_of_field()
+    newest = selectors.event_data(game.pk, newest_first=True, bound=None, limit=1)[0]
+    stored = GameEvent.objects.get(game=game, seq=newest["seq"])
+    assert (newest["seq"], newest["type"]) == (stored.seq, stored.type)
+    assert newest == stored.data and newest.get("nothing") is None
+
+
+def test_a_page_s_event_is_decoded_only_when_its_data_is_asked_for():
+    game, seat = _a_game_with_every_kind_of_field()
+    newest = selectors.seat_page(seat.pk, game.pk, 1)[2][0]
+    assert (newest["seq"], newest["type"]) == (newest.seq, newest.type)
+    assert newest._data is None  # seq and type came from their own columns
+    stored = GameEvent.objects.get(game=game, seq=newest.seq).data
+    assert dict(newest) == stored and newest.get("nothing") is None
+
+
+def test_the_events_a_seat_was_not_told_yet():
+    game, _ = _a_game_with_every_kind_of_field()
+    every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+    since = every[2]["seq"]
+    assert selectors.events_since(game.pk, since) == [e for e in every[::-1] if e["seq"] >= since]
+    assert selectors.events_since(game.pk, every[-1]["seq"] + 1) == []
+
+
+def test_the_last_round_that_ended():
+    game, _ = _a_game_with_every_kind_of_field()
+    assert selectors.last_round_events(game.pk) == []  # round 1 is in play
+    seq = GameEvent.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True)[0]
+    played = [
+        {"seq": seq + 1, "type": "gold_transferred", "from": 0, "to": 1, "amount": 2},
+        {"seq": seq + 2, "type": "round_ended", "round": 1},
+        {"seq": seq + 3, "type": "round_started", "round": 2},
+        {"seq": seq + 4, "type": "round_ended", "round": 2},
+        {"seq": seq + 5, "type": "round_started", "round": 3},
+    ]
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in played
+    )
+    assert selectors.last_round_events(game.pk) == played[2:4]
+    GameEvent.objects.filter(game=game, seq__gte=seq + 3).delete()
+    every = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+    first_round = every[next(i for i, e in enumerate(every) if e["type"] == "round_started") :]
+    assert selectors.last_round_events(game.pk) == first_round
+
+
+def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
+    game, seat = _a_game_with_every_kind_of_field()
+    email = OutboxEmail.objects.create(
+        game=game, seat=seat, key="k", to="a@example.org", subject="s", headers={"X": "1"},
+        attachments=[{"filename": "a.ics"}], next_attempt_at=timezone.now(), uncertain=True,
+    )  # fmt: skip
+    with transaction.atomic():
+        assert _fields(selectors.outbox_email_to_send(email.pk)) == _fields(
+            OutboxEmail.objects.get(pk=email.pk)
+        )
+    OutboxEmail.objects.filter(pk=email.pk).update(status=OutboxEmail.Status.SENT)
+    with transaction.atomic():
+        assert selectors.outbox_email_to_send(email.pk) is None
+
+
+def test_a_seat_page_reads_what_its_three_reads_give():
+    game, seat = _a_game_with_every_kind_of_field()
+    read, seats, events = selectors.seat_page(seat.pk, game.pk, 2)
+    alone = selectors.seat_with_game(seat.pk, game.pk)
+    assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
+    assert read.record_opened is False
+    assert [_fields(s) for s in seats] == [_fields(s) for s in selectors.seats_of(game)]
+    assert all(s.game is read.game for s in seats)
+    assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=2)
+    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])
+
+
+def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes():
+    game, seat = _a_game_with_every_kind_of_field()
+    together = selectors.seat_page(seat.pk, game.pk, 3)
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    with (
+        mock.patch.dict(options, {"server_side_binding": True}),
+        CaptureQueriesContext(connection) as apart,
+    ):
+        read, seats, events = selectors.seat_page(seat.pk, game.pk, 3)
+    assert len(apart.captured_queries) == 3
+    assert _fields(read) == _fields(together[0]) and events == together[2]
+    assert [_fields(s) for s in seats] == [_fields(s) for s in together[1]]
