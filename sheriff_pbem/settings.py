@@ -130,7 +130,7 @@ TEMPLATES = [
     {
         "NAME": "jinja",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        # The players' pages and every email, by file name (tests/test_page_templates.py
+        # The players' pages and every email, by file name (tests/present/test_page_templates.py
         # keeps the names apart).
         "DIRS": [BASE_DIR / "templates" / "pages", BASE_DIR / "templates" / "emails"],
         "APP_DIRS": False,

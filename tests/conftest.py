@@ -1,7 +1,11 @@
-"""Shared pytest setup for the whole suite: the Django settings module.
+"""Shared pytest setup for the whole suite: the Django settings module, the
+session-wide fixtures, and the ``organizer`` fixture several folders use.
 
 Settings come from the environment (sheriff_pbem/settings.py); tests need a
-SECRET_KEY when DEBUG is off. Page fixtures live in tests/fixtures_pages.py.
+SECRET_KEY when DEBUG is off. The tests live in folders mirroring games/ (and site/
+for sheriff_pbem/), each with a conftest.py saying what it tests; helpers shared by
+several folders are in tests/support/, a folder's own beside its tests. No test
+module imports another.
 """
 
 import os
@@ -10,6 +14,15 @@ import pytest
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-key-0f3a9c1e7b5d2486af0c3e9b7d1a5f24")
+
+# The helpers assert too: pytest explains their failures as it does the tests'.
+pytest.register_assert_rewrite(
+    "tests.support",
+    "tests.browser.chromium",
+    "tests.organizer.organizer_games",
+    "tests.web.six_seat_pages",
+    "tests.words.narrated_tables",
+)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -9,7 +9,7 @@ running them, which takes both requests past their bounds. Here each statement
 is written once, from the models' own fields, and the rows become the ORM's own
 instances (``Model.from_db``, each field's own converters), so callers cannot
 tell the difference; a page's events are decoded only when asked for (most of a
-page's log lines are narrated already). ``tests/test_selectors.py`` checks them
+page's log lines are narrated already). ``tests/core/test_selectors.py`` checks them
 against the ORM.
 """
 

@@ -3,7 +3,7 @@ seat with its game and table, the game's row under its lock, a batch of the log
 (or the news since an email, or the last round), an outbox row to send.
 
 Plain querysets, each one statement, so that a view or an email reads what it
-needs in a known number of statements (tests/test_query_counts.py counts them)
+needs in a known number of statements (tests/web/test_query_counts.py counts them)
 rather than through lazy relations; the reads of a seat's page and of a move
 before its lock are hand-written for their bounds (games/core/page_reads.py). A
 seat comes with ``record_opened``: whether the game's record was ever opened

@@ -6,7 +6,7 @@ posted fields are read into the command (and written back from one), what the
 player is told once it is done, and what the organizer's records call it. The
 page (games.web.forms, games.web.views), the drill (manage.py chaos), the
 organizer's records (games.organizer.labels) and the seat page's presenters read
-this table instead of listing the moves again; tests/test_moves_declared_once.py
+this table instead of listing the moves again; tests/present/test_moves_declared_once.py
 checks it against the engine's commands. It sits in games/present, the lowest
 layer all of its readers may import.
 """

@@ -4,7 +4,7 @@ The engine's card table (``games.engine.cards``) holds the English labels; pages
 emails and log lines name goods through ``label`` and ``counted`` instead, so that
 a card reads "Gallinas" on a Spanish page. The names are written out here, each
 marked for translation, because the catalogue tools read literal strings only;
-tests/test_i18n.py checks that they match the card table. Spanish names are the
+tests/words/test_i18n.py checks that they match the card table. Spanish names are the
 Spanish rulebook's.
 """
 

@@ -8,7 +8,7 @@ player may read is written out once, keyed by the error's ``key`` ("code" or
 translation: a refusal is worded from its key and values, never read back from
 English. A key not listed here (one the engine gained later) reads as the code's
 general meaning, or as the engine wrote it where that has no translation.
-tests/test_moves_declared_once.py checks the table against the engine's sources.
+tests/present/test_moves_declared_once.py checks the table against the engine's sources.
 """
 
 from django.utils.translation import gettext, gettext_noop

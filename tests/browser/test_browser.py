@@ -1,6 +1,6 @@
 """Games played in a real browser (Debian's Chromium, at a phone's size) the way
 people play them: open the dev mailbox, open your newest email, press its
-button, tick cards, fill in the forms, press the buttons. See tests/browser.py
+button, tick cards, fill in the forms, press the buttons. See tests/browser/chromium.py
 for what every screen is checked for; screenshots land in var/screenshots/.
 """
 

@@ -13,7 +13,7 @@ from games import engine
 from games.core import controls, game_setup, moves, timers
 from games.models import GameEvent, OutboxEmail
 from games.words.narrate import Narrator
-from tests.core.test_deadline_service import PLAYERS, T0, TIMING, fresh
+from tests.support.clock_games import PLAYERS, T0, TIMING, fresh
 from tests.support.fixtures_pages import path_of
 from tests.support.mailplay import deliver_pending, html_of
 

@@ -1,7 +1,7 @@
 """Deadlines, reminders, missed moves and the organizer's controls, with an
 injected clock (no worker needed)."""
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 from unittest import mock
 
 import pytest
@@ -22,36 +22,10 @@ from games.core import (
 from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
 from games.models import Game, GameEvent, OutboxEmail, Seat
 from tests.support.builders import rig
+from tests.support.clock_games import PLAYERS, T0, TIMING, fresh, new_game
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
-PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
-TIMING = {
-    "deadline_mode": "duration",
-    "market_minutes": 60,
-    "load_minutes": 120,
-    "inspection_minutes": 30,
-    "reminder_minutes": 20,
-    "miss_alert_after": 2,
-}
-
-
-def new_game(**timing):
-    return game_setup.create_game(
-        name="Clockwork",
-        players=PLAYERS,
-        config={"edition": 2},
-        seed="d1" * 32,
-        organizer_email="org@example.org",
-        timing={**TIMING, **timing},
-        now=T0,
-    )
-
-
-def fresh(game) -> Game:
-    return Game.objects.get(pk=game.pk)
 
 
 def log_types(game) -> list:

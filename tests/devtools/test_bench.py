@@ -25,7 +25,7 @@ def test_the_benchmark_players_finish_a_game_through_the_pages():
     assert moves == len(samples.of("post")) and moves > 50
     last = max(s.round for s in samples.rows)
     assert last == fresh(game).engine_config.rounds
-    assert samples.max_queries("post") <= 7  # a move owing emails (tests/test_query_counts.py)
+    assert samples.max_queries("post") <= 7  # a move owing emails (tests/web/test_query_counts.py)
     # Every email the moves owed, sent as the worker sends it.
     assert len(samples.of("email")) > moves / 2
     assert samples.max_queries("email") <= 9, samples.max_queries("email")

@@ -78,7 +78,7 @@ def test_the_drills_forms_read_back_as_the_commands_it_meant():
 def test_the_flaky_esp_logs_what_it_took_and_loses_answers_as_told(tmp_path, monkeypatch, settings):
     from games.mail import outbox
     from games.models import OutboxEmail
-    from tests.core.test_deadline_service import new_game
+    from tests.support.clock_games import new_game
 
     log = tmp_path / "mail.jsonl"
     monkeypatch.setenv("FLAKY_MAIL_LOG", str(log))
@@ -123,7 +123,7 @@ def test_each_way_the_flaky_esp_loses_an_answer_leaves_the_email_in_doubt(
 
     from games.mail import outbox
     from games.models import OutboxEmail
-    from tests.core.test_deadline_service import new_game
+    from tests.support.clock_games import new_game
 
     log = tmp_path / "mail.jsonl"
     monkeypatch.setenv("FLAKY_MAIL_LOG", str(log))

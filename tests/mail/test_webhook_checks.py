@@ -5,7 +5,7 @@ of .ci/run) there is nothing to secure and nothing is answered."""
 import pytest
 
 from games.mail import settings_checks, webhooks
-from tests.site.test_deploy_settings import PRODUCTION, run
+from tests.support.deploy_env import PRODUCTION, run
 
 SECRET = "hook:s3cret"
 

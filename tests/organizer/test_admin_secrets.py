@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.core import controls, links
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
-from tests.organizer.test_organizer_admin import advance, fresh, load, new_game, settings_form
+from tests.organizer.organizer_games import advance, fresh, load, new_game, settings_form
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from games.core import controls, links
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, Submission
 from games.organizer import records
 from games.present import clock
-from tests.organizer.test_organizer_admin import advance, finish, fresh, load, new_game
+from tests.organizer.organizer_games import advance, finish, fresh, load, new_game
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db

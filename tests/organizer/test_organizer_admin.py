@@ -15,20 +15,25 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games.core import controls, game_setup, moves, timers
+from games.core import controls, game_setup, timers
 from games.engine.invariants import hidden_perturbation
 from games.mail import outbox
 from games.models import Game, GameEvent, OutboxEmail, Seat, Submission
-from tests.mail.test_play_by_email import VOLATILE
+from tests.organizer.organizer_games import (
+    PLAYERS,
+    advance,
+    finish,
+    fresh,
+    load,
+    new_game,
+    settings_form,
+)
+from tests.support.email_players import VOLATILE
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
 
 PARIS = ZoneInfo("Europe/Paris")
-PLAYERS = [
-    game_setup.PlayerSpec(n, f"{n.lower()}@example.org", "Europe/Paris")
-    for n in ("Ann", "Ben", "Cid")
-]
 RAW_CODES = ("market_turn", "game_started", "cards_moved", "first_sheriff", "Version ", "(seat 0)")
 SIX_PLAYERS = "\n".join(
     f"{n} <{n.lower()}@example.org>" for n in ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
@@ -43,17 +48,6 @@ NEW_GAME = {
 }
 
 
-def new_game(edition=1, seed="c0" * 32, **timing) -> Game:
-    return game_setup.create_game(
-        name="Thursday",
-        players=PLAYERS,
-        config={"edition": edition, "royal_goods": True},
-        seed=seed,
-        organizer_email="org@example.org",
-        timing={"deadline_mode": "duration", "deadline_timezone": "Europe/Paris", **timing},
-    )
-
-
 def change_url(game) -> str:
     return reverse("admin:games_game_change", args=[game.pk])
 
@@ -62,35 +56,6 @@ def page(client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 200
     return response.content.decode()
-
-
-def fresh(game) -> Game:
-    return Game.objects.get(pk=game.pk)
-
-
-def advance(game, times: int = 1) -> Game:
-    for _ in range(times):
-        controls.advance_now(game.pk, expected_version=fresh(game).version)
-    return fresh(game)
-
-
-def finish(game) -> Game:
-    while fresh(game).status == Game.Status.ACTIVE:
-        advance(game)
-    return fresh(game)
-
-
-def load(game, seat_index: int, count: int) -> None:
-    """The seat loads ``count`` cards of its hand and declares Apples."""
-    state = fresh(game).engine_state()
-    cards = sorted(state.hand(seat_index))[:count]
-    outcome = moves.submit(
-        Seat.objects.get(game=game, index=seat_index),
-        {"type": "load_bag", "cards": cards, "declared": "apples", "count": count},
-        version=state.phase.since,
-        key=f"load{seat_index}",
-    )
-    assert outcome.accepted, outcome.message
 
 
 def visible(html: str) -> str:
@@ -268,27 +233,6 @@ def test_the_record_pages_read_as_words_with_zones(organizer):
     assert "Ben (seat 2) &lt;ben@example.org&gt;" in emails and "The game begins" in emails
     moves = page(organizer, reverse("admin:games_submission_changelist"))
     assert "Load and declare" in moves
-
-
-def settings_form(game) -> dict:
-    """The change form as posted: the game's settings and its seats' time zones."""
-    data = {
-        "name": game.name,
-        "organizer_email": game.organizer_email,
-        "deadline_mode": "none",
-        "deadline_timezone": "UTC",
-        "away_pauses": "on",
-        "away_cap_days": "7",
-        "seats-TOTAL_FORMS": "3",
-        "seats-INITIAL_FORMS": "3",
-        "seats-MIN_NUM_FORMS": "0",
-        "seats-MAX_NUM_FORMS": "1000",
-    }
-    for i, seat in enumerate(game.seats.all()):
-        data.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk})
-        data[f"seats-{i}-timezone"] = seat.timezone
-        data[f"seats-{i}-language"] = seat.language
-    return data
 
 
 def test_the_history_page_gives_times_with_their_zone(organizer):

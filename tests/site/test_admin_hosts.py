@@ -8,7 +8,7 @@ from django.test import Client
 
 from games.core import links
 from games.models import Game
-from tests.site.test_deploy_settings import load
+from tests.support.deploy_env import load
 
 pytestmark = pytest.mark.django_db
 

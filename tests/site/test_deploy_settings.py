@@ -6,11 +6,8 @@ own environment (never a database: these only load the settings)."""
 
 import os
 import re
-import secrets
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -18,65 +15,9 @@ from django.core import mail
 from games.mail.dev_backend import DevMailboxBackend
 from games.models import DevMail
 from sheriff_pbem.security import DEV_SECRET_KEY, secret_key_problem
+from tests.support.deploy_env import PRODUCTION, ROOT, STRONG_KEY, load, run
 
-ROOT = Path(__file__).resolve().parents[2]
-STRONG_KEY = secrets.token_urlsafe(50)
 COMPOSE = ROOT / "docker" / "compose.yaml"
-# Variables that would make a subprocess talk to servers or change the settings under test.
-SCRUB = (
-    "DATABASE_URL",
-    "REDIS_URL",
-    "CELERY_BROKER_URL",
-    "DEBUG",
-    "SECRET_KEY",
-    "ALLOWED_HOSTS",
-    "SECURE_COOKIES",
-    "SECURE_SSL_REDIRECT",
-    "SECURE_HSTS_SECONDS",
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
-    "SECURE_HSTS_PRELOAD",
-    "TRUST_PROXY_HEADERS",
-    "DEV_MAILBOX",
-    "EMAIL_BACKEND",
-    "SITE_URL",
-    "ADMIN_HOSTS",
-    "ADMIN_PATH",
-    "ADMIN_SITE_URL",
-    "AXES_FAILURE_LIMIT",
-    "AXES_COOLOFF_MINUTES",
-    # The browser suite sets it in this process (its live server runs beside
-    # Playwright); a deployment must not, and check --deploy says so.
-    "DJANGO_ALLOW_ASYNC_UNSAFE",
-)
-PRODUCTION = {
-    "DEBUG": "0",
-    "SECRET_KEY": STRONG_KEY,
-    "ALLOWED_HOSTS": "sheriff.example.org",
-    "SITE_URL": "https://sheriff.example.org",
-    "SECURE_SSL_REDIRECT": "1",
-    "SECURE_HSTS_SECONDS": "31536000",
-    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
-    "SECURE_HSTS_PRELOAD": "1",
-}
-
-
-def run(args, tmp_path, **env) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in SCRUB}
-    environ.update(DJANGO_SETTINGS_MODULE="sheriff_pbem.settings", VAR_DIR=str(tmp_path), **env)
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=ROOT,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def load(tmp_path, expr: str, **env) -> subprocess.CompletedProcess:
-    """Imports the settings in a fresh process and prints ``expr`` of them."""
-    code = f"import django; django.setup(); from django.conf import settings as s; print({expr})"
-    return run(["-c", code], tmp_path, **env)
 
 
 # -- the secret key ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What a screen reader, a keyboard and weak eyes need from the pages and emails
 (WCAG 2.2 AA), beyond what axe-core checks on every screen of the browser suite
-(tests/browser.py): the result of a move said first, buttons named after their
+(tests/browser/chromium.py): the result of a move said first, buttons named after their
 bag or offer, errors tied to their fields, colours that contrast, text large
 enough, and emails that follow the device's dark mode."""
 

@@ -163,7 +163,7 @@ def test_a_refused_form_to_a_seat_speaks_the_seat_s_language():
 @pytest.mark.django_db
 def test_a_deal_with_one_deputy_names_that_deputy():
     from tests.support.fixtures_pages import form_for, forms_of, fresh, post_form
-    from tests.web.test_pages_new_rules import SIX, page, start, to_inspection
+    from tests.web.six_seat_pages import SIX, page, start, to_inspection
 
     game = to_inspection(start(players=SIX))
     first, _ = game.engine_state().deputies

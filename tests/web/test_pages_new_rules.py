@@ -2,9 +2,7 @@
 what each seat reads and the forms it posts, as a browser would."""
 
 import pytest
-from django.test import Client
 
-from games.core import game_setup, timers
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game
@@ -15,40 +13,13 @@ from tests.support.fixtures_pages import (
     forms_of,
     fresh,
     messages_of,
-    path_of,
     post_form,
 )
+from tests.web.six_seat_pages import SIX, page, start, to_inspection
 
 pytestmark = pytest.mark.django_db
 
-SIX = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
 FOUR = SIX[:4]
-
-
-def start(players=SIX, **config) -> Game:
-    return game_setup.create_game(
-        name="New rules",
-        players=[game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in players],
-        config={"edition": 2, **config},
-        seed="de" * 32,
-    )
-
-
-def to_inspection(game: Game) -> Game:
-    """The market and the loading time out: every merchant loads the default bag."""
-    timers.advance(game.pk, force=True)
-    timers.advance(game.pk, force=True)
-    game = fresh(game)
-    assert game.engine_state().phase.kind == "inspection"
-    return game
-
-
-def page(game: Game, index: int) -> tuple:
-    seat = game.seats.get(index=index)
-    client = Client()
-    response = client.get(path_of(seat))
-    assert response.status_code == 200
-    return client, path_of(seat), response.content.decode()
 
 
 def everyone_says_no_offer(game: Game) -> None:

@@ -195,7 +195,7 @@ def test_the_plain_text_says_every_word_the_html_shows(game):
 
     from games.mail import emails
     from games.words import i18n
-    from tests.words.test_i18n import KINDS
+    from tests.support.email_kinds import KINDS
 
     preview = r'<div style="display:none[^>]*>.*?</div>'
     hidden = re.compile(preview + r"|<(style|head)[^>]*>.*?</\1>", re.S)

@@ -19,6 +19,7 @@ from django.utils import translation
 from games.mail import emails
 from games.models import Game, Seat
 from games.words import goods_names, i18n
+from tests.support.email_kinds import KINDS
 from tests.support.mailplay import seat_link
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
@@ -98,8 +99,6 @@ def test_a_seat_reads_its_own_language_or_the_default():
 
 # --- pages and emails --------------------------------------------------------------------
 
-KINDS = ("start", "your_move", "round_over", "reminder", "decide", "offer", "deal", "welcome")
-KINDS += ("resend", "digest", "paused", "resumed", "extended", "cancelled", "paused_itself")
 PAGES = ("", "?log=all", "settings/", "unsubscribe/")  # after the seat's link
 
 
@@ -128,7 +127,7 @@ def seat_link_of(seat: Seat) -> str:
 
 @pytest.mark.django_db
 def test_two_spanish_and_two_english_seats_play_a_whole_game_each_in_their_own_language():
-    from tests.mail.test_play_by_email import play_through_email
+    from tests.support.email_players import play_through_email
 
     checked = []
 

@@ -8,20 +8,28 @@ seat's sealed Black Market choice, a missed claim's kind, face-down cards). Then
 main lines word for word, from games played through the engine.
 """
 
-import random
 import re
 
 import pytest
 
-from games.engine import CARD_TYPES, GameConfig, apply, new_game, project_event
-from games.engine.refusals import EngineError
-from games.engine.self_play import RandomPlayers
+from games.engine import CARD_TYPES, GameConfig, new_game, project_event
 from games.words.narrate import Narrator, outcome_lines, terms_parts
-from tests.support.builders import rig, start, to_inspection, with_deputies
+from tests.support.builders import rig, start, to_inspection
+from tests.words.narrated_tables import (
+    ANN,
+    BEN,
+    CID,
+    DEE,
+    EVE,
+    FAY,
+    NAMES,
+    Table,
+    black_market_step,
+    deal,
+    play,
+    six_player_inspection,
+)
 
-NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]
-ANN, BEN, CID, DEE, EVE, FAY = range(6)
-ORGANIZER_CHANCE = 0.02
 KINDS = ("pepper", "mead", "silk")
 
 # Events whose line may be empty: shuffles, and bookkeeping the other lines tell.
@@ -45,24 +53,6 @@ TOLD_MOVES = {
 
 
 # --- random games -------------------------------------------------------------------
-
-
-def play(config: GameConfig, number: int) -> tuple:
-    """A full random game: random legal moves, missed deadlines, the organizer moving
-    the game on now and then. Returns (state, events)."""
-    rnd = random.Random(f"narrate-{number}")
-    state, events = new_game(config, f"{number:02x}" * 32)
-    agent = RandomPlayers(rnd, every_choice=True)
-    while not state.is_over():
-        command = agent.command(state)
-        if rnd.random() < ORGANIZER_CHANCE:
-            command = {"type": "timeout", "by": "organizer"}
-        try:
-            state, new = apply(state, command)
-        except EngineError:
-            continue
-        events += new
-    return state, events
 
 
 # Every way a card type can be written, longest first ("Green Apples" before "Apples").
@@ -227,47 +217,6 @@ def test_the_random_games_cover_the_new_lines(narrated):
 # --- the main lines, word for word --------------------------------------------------------
 
 
-class Table:
-    """A game driven command by command, keeping every event."""
-
-    def __init__(self, state):
-        self.state, self.events = state, []
-
-    def do(self, command: str, /, **fields) -> list:
-        self.state, new = apply(self.state, {"type": command, **fields})
-        self.events += new
-        return new
-
-    def lines(self, viewer, events=None, **options) -> list:
-        narrator = Narrator(NAMES[: self.state.players], viewer, piles=1, **options)
-        return narrator.lines(self.projected(viewer, events))
-
-    def projected(self, viewer, events=None) -> list:
-        return [project_event(self.state, e, viewer) for e in events or self.events]
-
-
-def six_player_inspection(**options) -> Table:
-    """Round 1 of a six-player game, Ann (drawn first) and Ben the Deputies: Cid honest
-    (2 Cheese), Dee honest (2 Apples), Eve lying (an Apple and a Pepper declared as
-    Apples), Fay honest (1 Bread)."""
-    state = with_deputies(start(players=6, **options), ANN, BEN)
-    return Table(
-        to_inspection(
-            state,
-            {
-                CID: (["cheese", "cheese"], "cheese"),
-                DEE: (["apples", "apples"], "apples"),
-                EVE: (["apples", "pepper"], "apples"),
-                FAY: (["bread"], "bread"),
-            },
-        )
-    )
-
-
-def deal(gold: int, **actions) -> dict:
-    return {"gold": gold, "sheriff": [{"bag": b, "action": a} for a, b in actions.items()]}
-
-
 def test_a_six_player_round_read_by_a_merchant_a_deputy_and_a_spectator():
     table = six_player_inspection()
     table.do("make_offer", seat=CID, to="deputies", terms=deal(5, **{"pass": CID}))
@@ -394,19 +343,6 @@ def test_a_black_market_claim():
         "Ben trades 3 Pepper for the Black Market's Pepper card worth 30 (a provisional value).",
         "Ben's 3 Pepper leave the game.",
     ]
-
-
-def black_market_step() -> Table:
-    """Ben, Cid and Dee each hold 3 Mead on their stand; every bag has passed, so the
-    Black Market step waits for all three."""
-    state = start(black_market=True)
-    for seat in (1, 2, 3):
-        state = rig(state, f"stand:{seat}", ["mead"] * 3)
-    table = Table(to_inspection(state, {1: (["apples"], "apples")}))
-    for bag in (1, 2, 3):
-        table.do("pass_bag", seat=0, bag=bag)
-    assert table.state.phase.kind == "black_market"
-    return table
 
 
 def test_a_missed_claim_never_says_its_kind():

@@ -27,7 +27,7 @@ from games.words.narrate import (
     pile_name,
     terms_parts,
 )
-from tests.words.test_narrate_new_rules import (
+from tests.words.narrated_tables import (
     ANN,
     BEN,
     CID,
@@ -54,7 +54,7 @@ GAMES = [
     GameConfig(players=6, edition=2, royal_goods=True),
 ]
 
-# Round 1 of six players (tests.test_narrate_new_rules.six_player_inspection): Cid's
+# Round 1 of six players (tests.words.narrated_tables.six_player_inspection): Cid's
 # offer to both Deputies, Ann's joint demand from Dee, Dee and Eve inspected, Ben's
 # demand from Fay, then the deadline: Ann has not called Fay's bag.
 ROUND = [

@@ -1,0 +1,263 @@
+"""Players who play a whole game through their emails only: each reads the link out
+of their latest email, opens the page, fills in one of its forms and posts it, while
+the emails and pages are checked to depend on nothing their seat may not see. The
+play-by-email tests, the language tests (tests/words) and the organizer's admin
+(tests/organizer, for ``VOLATILE``) use them."""
+
+import random
+import re
+from unittest import mock
+
+from django.test import Client
+
+from games.core import game_setup
+from games.engine import CARD_TYPES, awaiting, project_log
+from games.engine.invariants import hidden_perturbation
+from games.mail import emails
+from games.models import Game, GameEvent
+from tests.support.mailplay import deliver_pending, forms_in, inbox, seat_link
+
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
+VOLATILE = re.compile(r'name="(csrfmiddlewaretoken|key)" value="[^"]*"')
+SIGNED_LINK = re.compile(r"/play/[^/\s\"]+/")  # signatures carry a timestamp
+
+
+def same_but_for_links(rendered: dict) -> tuple:
+    return tuple(SIGNED_LINK.sub("/play/LINK/", rendered[part]) for part in ("text", "html"))
+
+
+class Player:
+    """One person with a mailbox and a browser."""
+
+    def __init__(self, game: Game, index: int, rnd: random.Random):
+        self.game, self.index, self.rnd = game, index, rnd
+        self.seat = game.seats.get(index=index)
+        self.client = Client()
+        self.offered_in_round = None
+
+    @property
+    def mails(self) -> list:
+        return inbox(self.seat.email)
+
+    def page(self) -> tuple[str, str]:
+        path = seat_link(self.mails[-1])  # always the link of the latest email
+        response = self.client.get(path)
+        assert response.status_code == 200
+        return path, response.content.decode()
+
+    def act(self, round_no: int) -> bool:
+        """Make one move if the page offers a useful one; True if something was posted."""
+        path, html = self.page()
+        forms = {}
+        for form in forms_in(html):
+            forms.setdefault(form.move, []).append(form)
+        choice = self.choose(forms, round_no)
+        if choice is None:
+            return False
+        if "decide" in choice:  # a pass or inspect: its button opens the confirmation
+            page = self.client.get(path, choice).content.decode()
+            [confirm] = [f for f in forms_in(page) if f.fields.get("confirm") == "yes"]
+            choice = self.fill(confirm)
+        before = Game.objects.get(pk=self.game.pk).version
+        response = self.client.post(path, choice, follow=True)
+        assert response.status_code == 200
+        return Game.objects.get(pk=self.game.pk).version != before
+
+    # --- a simple but varied way of playing --------------------------------------
+    def choose(self, forms: dict, round_no: int):
+        rnd = self.rnd
+        if "set_aside" in forms:
+            form = forms["set_aside"][0]
+            cards = self.traded() or self.some(form.checkboxes.get("cards", []), 0, 2)
+            return self.fill(form, cards=cards)
+        if "market_turn" in forms:
+            form = forms["market_turn"][0]
+            cards = self.some(form.checkboxes.get("cards", []), 0, 2)
+            take = 1 if cards and rnd.random() < 0.5 else 0
+            return self.fill(
+                form,
+                cards=cards,
+                from_pile_0=str(take),
+                from_pile_1="0",
+                pile=rnd.choice(form.radios["pile"]),
+                top=cards[-1] if cards else "",
+            )
+        if "load_bag" in forms:
+            form = forms["load_bag"][0]
+            cards = self.smuggled() or self.some(form.checkboxes["cards"], 1, 3)
+            return self.fill(
+                form, cards=cards, declared=rnd.choice([v for v in form.selects["declared"] if v])
+            )
+        if "claim_black_market" in forms and rnd.random() < 0.8:
+            form = forms["claim_black_market"][0]
+            return self.fill(form, kind=rnd.choice(form.radios["kind"]))
+        if "decline_black_market" in forms and "make_offer" not in forms:
+            return self.fill(forms["decline_black_market"][0])
+        if "accept_offer" in forms and rnd.random() < 0.7:
+            return self.fill(forms["accept_offer"][0])
+        decide = [f for f in forms.get("", []) if "decide" in f.fields]
+        is_sheriff = Game.objects.get(pk=self.game.pk).engine_state().is_inspector(self.index)
+        if "make_offer" in forms and self.offered_in_round != round_no and rnd.random() < 0.6:
+            self.offered_in_round = round_no
+            return self.offer(forms["make_offer"], is_sheriff)
+        if "say_no_offer" in forms:
+            return self.fill(forms["say_no_offer"][0])
+        if decide:
+            passes = [f for f in decide if f.fields["decide"] == "pass"]
+            if passes and self.lenient() and rnd.random() < 0.75:
+                return self.fill(rnd.choice(passes))  # smuggled goods reach the stands
+            return self.fill(rnd.choice(decide))
+        return None
+
+    def offer(self, offer_forms: list, is_sheriff: bool) -> dict:
+        form = self.rnd.choice(offer_forms)
+        bags = sorted(int(n.split("_")[1]) for n in form.selects if n.startswith("action_"))
+        actions = {f"action_{b}": "" for b in bags}
+        payer = int(form.fields["to"]) if is_sheriff else self.index
+        if payer in bags:
+            actions[f"action_{payer}"] = "pass"
+        others = [b for b in bags if b != payer]
+        if not is_sheriff and others and self.rnd.random() < 0.5:  # a third-party deal
+            actions[f"action_{self.rnd.choice(others)}"] = "inspect"
+        if not any(actions.values()):
+            actions[f"action_{bags[0]}"] = "inspect"
+        if "joint" in form.checkboxes and self.rnd.random() < 0.5:  # a Deputy asks for both
+            actions["joint"] = "yes"
+        return self.fill(form, gold=str(self.rnd.randint(0, 3)), promise="Deal?", **actions)
+
+    def lenient(self) -> bool:
+        """Black Market games: inspectors mostly let bags pass, so that claims happen."""
+        return Game.objects.get(pk=self.game.pk).engine_config.black_market
+
+    def traded(self) -> list:
+        """Black Market games: trade every card but contraband, for more contraband."""
+        state = Game.objects.get(pk=self.game.pk).engine_state()
+        if not state.config.black_market:
+            return []
+        hand = state.hand(self.index)
+        return [str(c) for c in hand if state.type_of(c) not in ("pepper", "mead", "silk")][:5]
+
+    def smuggled(self) -> list:
+        """Black Market games: often a bag of the contraband kind this player holds
+        most of, so that claims happen (the player reads only their own hand)."""
+        state = Game.objects.get(pk=self.game.pk).engine_state()
+        if not state.config.black_market or self.rnd.random() < 0.3:
+            return []
+        kinds = ("pepper", "mead", "silk")
+        held = {k: [str(c) for c in state.hand(self.index) if state.type_of(c) == k] for k in kinds}
+        on_stand = {k: sum(state.type_of(c) == k for c in state.stand(self.index)) for k in kinds}
+        # The kind closest to three on the stand once this bag passes.
+        best = max(kinds, key=lambda k: (bool(held[k]), len(held[k]) + on_stand[k]))
+        return held[best][:5]
+
+    def some(self, values: list, low: int, high: int) -> list:
+        high = min(high, len(values))
+        return self.rnd.sample(values, self.rnd.randint(min(low, high), high))
+
+    @staticmethod
+    def fill(form, **values) -> dict:
+        data = {**form.fields}
+        for name, options in form.selects.items():
+            data.setdefault(name, options[0] if options else "")
+        for name, options in form.radios.items():
+            data.setdefault(name, options[0])
+        data.update(values)
+        return data
+
+
+def assert_nothing_hidden_shapes_the_mail(game: Game, rnd: random.Random) -> None:
+    """Every owed email, rendered again from a state that differs only in what
+    its seat cannot see, is byte-identical: emails cannot leak."""
+    state = game.engine_state()
+    events = [e.data for e in GameEvent.objects.filter(game=game)]
+    for seat in game.seats.all():
+        seat.notified_seq = 0  # the whole log, not only the latest news
+        other = hidden_perturbation(state, events, seat.index, rnd)
+        for kind in ("your_move", "start", "round_over"):  # round_over: the round's story
+            real = emails.render(game, seat, state, kind)
+            fake = emails.render(game, seat, other, kind)
+            assert same_but_for_links(real) == same_but_for_links(fake), kind
+        assert project_log(state, events, seat.index) == project_log(other, events, seat.index)
+
+
+def assert_nothing_hidden_shapes_the_page(player: Player, rnd: random.Random) -> None:
+    """The seat's page, rendered from a state differing only in what the seat cannot
+    see, is identical but for the one-time form keys and CSRF tokens."""
+    game = Game.objects.get(pk=player.game.pk)
+    state = game.engine_state()
+    events = [e.data for e in GameEvent.objects.filter(game=game)]
+    other = hidden_perturbation(state, events, player.index, rnd)
+    player.page()  # shows and clears any pending flash message
+    real = VOLATILE.sub("", player.page()[1])
+    with mock.patch.object(Game, "engine_state", lambda self: other.clone()):
+        fake = VOLATILE.sub("", player.page()[1])
+    assert real == fake
+
+
+CARD_FIELDS = re.compile(r'name="(?:cards|stand_goods)" value="(\d+)"')
+
+
+def assert_page_hides_other_seats(player: Player, html: str) -> None:
+    """Every card a seat's page lets it pick is its own or lies face up: no card of
+    another seat's hand or closed bag, no face-down contraband of another seat."""
+    state = Game.objects.get(pk=player.game.pk).engine_state()
+    hidden = set()
+    for other in range(state.players):
+        if other != player.index:
+            hidden.update(state.hand(other), state.bag(other))
+            hidden.update(
+                c for c in state.stand(other) if not CARD_TYPES[state.type_of(c)].is_legal
+            )
+    picked = {int(i) for i in CARD_FIELDS.findall(html)}
+    assert not picked & hidden
+
+
+def play_through_email(
+    players_count: int,
+    edition: int,
+    seed: str,
+    rnd_seed: int,
+    black_market: bool = False,
+    languages=(),
+    watch=None,
+):
+    """Play a whole game through the emails. ``languages``: each seat's, in seat
+    order (default English); ``watch(game)`` is called after every move."""
+    specs = [
+        game_setup.PlayerSpec(
+            n,
+            f"{n.lower()}@example.org",
+            "Europe/Paris",
+            language=languages[i] if i < len(languages) else "en",
+        )
+        for i, n in enumerate(NAMES[:players_count])
+    ]
+    config = {"edition": edition, "royal_goods": True, "black_market": black_market}
+    game = game_setup.create_game(name="By mail", players=specs, config=config, seed=seed)
+    rnd = random.Random(rnd_seed)
+    deliver_pending()
+    players = [Player(game, i, rnd) for i in range(players_count)]
+    steps = 0
+    while Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
+        steps += 1
+        assert steps < 3000, "the game did not finish"
+        game.refresh_from_db()
+        round_no = game.state["round"]
+        moved = False
+        for player in rnd.sample(players, len(players)):
+            if player.mails and player.act(round_no):
+                moved = True
+                deliver_pending()
+                if watch:
+                    watch(Game.objects.get(pk=game.pk))
+                if steps % 7 == 0:
+                    _, html = player.page()
+                    assert_page_hides_other_seats(player, html)
+                    assert_nothing_hidden_shapes_the_page(player, rnd)
+                    game.refresh_from_db()
+                    assert_nothing_hidden_shapes_the_mail(game, rnd)
+                break
+        state = Game.objects.get(pk=game.pk).engine_state()
+        assert moved, f"nobody could move in {state.phase.kind}; awaited: {awaiting(state)}"
+    deliver_pending()
+    return Game.objects.get(pk=game.pk), players
