@@ -249,7 +249,10 @@ class OutboxEmail(models.Model):
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="emails")
+    # None: an email to a person, not about one game (a sign-in).
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="emails", null=True, blank=True
+    )
     seat = models.ForeignKey(Seat, on_delete=models.SET_NULL, null=True, blank=True)
     key = models.CharField(max_length=120, unique=True)
     # What to tell the seat (notifications.*); rendered from its view when sent.
@@ -306,6 +309,27 @@ class RecordOpening(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} — full record opened by {self.username}"
+
+
+class SignIn(models.Model):
+    """A sign-in asked for by email: the email carries a link, whose page signs in
+    only when its button is pressed (a mail scanner's GET uses nothing up), and a
+    6-digit code for typing on the device where it was asked for. Either works
+    once, within SIGN_IN_MINUTES. The rows also pace the asking, per address and
+    per client."""
+
+    email = models.EmailField(db_index=True)  # lower case
+    code_hash = models.CharField(max_length=64)
+    client = models.CharField(max_length=64, db_index=True)  # a hash of the client's address
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    wrong_codes = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Sign-in for {self.email}"
 
 
 class DevMail(models.Model):

@@ -285,6 +285,13 @@ MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
 # Offer and demand emails wait for this quiet time after the latest offer concerning
 # their reader, and gather every offer since; never longer than OFFER_EMAIL_MAX_WAIT.
 OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)
+# Signing in by email (games/core/sign_in.py): how long a link and its code work,
+# and how many sign-in emails an address, or a client, may ask for in an hour.
+SIGN_IN_MINUTES = env_int("SIGN_IN_MINUTES", 30)
+SIGN_IN_PER_ADDRESS_HOURLY = env_int("SIGN_IN_PER_ADDRESS_HOURLY", 5)
+SIGN_IN_PER_CLIENT_HOURLY = env_int("SIGN_IN_PER_CLIENT_HOURLY", 20)
+# A sign-in lasts this many days on its device (until "Sign out").
+SIGN_IN_DAYS = env_int("SIGN_IN_DAYS", 90)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
 # --- health: /healthz/backlog and manage.py health (games/core/backlog.py) ------------------

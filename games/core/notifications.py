@@ -49,6 +49,7 @@ REPLACED = "replaced"  # to the player who leaves a seat (not rendered from a vi
 PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any more
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 MISS_ALERT = "miss_alert"  # a seat keeps missing its deadlines
+SIGN_IN = "sign_in"  # a person asked to sign in (about no game)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
 # player): what they tell is kept in the row's params, as it is when they are owed.
 ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED)
@@ -337,6 +338,21 @@ def record_undeliverable_alert(game: Game, seat: Seat, problem: str) -> list:
     key = f"g{game.pk}:undeliverable:s{seat.index}:{digest}"
     params = {"seat": _as_owed(seat), "problem": problem}
     return _record_alert(game, key, UNDELIVERABLE_ALERT, game.organizer_email, **params)
+
+
+def record_sign_in(sign_in, code: str, language: str) -> list:
+    """The email with a sign-in's link and code, in the language the page was read
+    in. Its row holds the code until it is sent, as a seat's email holds its link."""
+    params = {"sign_in": sign_in.pk, "code": code, "language": language}
+    email = OutboxEmail(
+        game=None,
+        seat=None,
+        key=f"signin:{sign_in.pk}",
+        kind=SIGN_IN,
+        to=sign_in.email,
+        params=params,
+    )
+    return save_owed([email])
 
 
 def _as_owed(seat: Seat) -> dict:

@@ -6,15 +6,17 @@ ask this seat's moves in a round, or of that round's news (games.mail.threads).
 """
 
 import functools
+import secrets
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
-from games.core import deadlines, links, notifications, selectors
+from games.core import deadlines, links, notifications, selectors, sign_in
 from games.mail import threads
 from games.models import Game, Seat
 from games.present import cards, clock, game_log, presenters, seat_table
@@ -412,3 +414,16 @@ def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
     if kind == notifications.IDLE_ALERT:
         return render_idle_alert(game, key)
     raise ValueError(f"no alert of kind {kind!r}")
+
+
+def render_sign_in(to: str, params: dict, key: str) -> dict:
+    """A sign-in's link and code, in the language the asker read the page in. No
+    game and no seat: it says nothing of whether the address plays anywhere."""
+    token = sign_in.link_token(params["sign_in"])
+    url = settings.SITE_URL + reverse("games:sign-in-link", args=[token])
+    context = {"url": url, "code": params["code"], "minutes": settings.SIGN_IN_MINUTES}
+    with translation.override(params.get("language") or settings.LANGUAGE_CODE):
+        subject = _("Your sign-in code: %(code)s") % {"code": params["code"]}
+        message_id = f"<{key.replace(':', '.')}.{secrets.token_hex(4)}@{threads.domain()}>"
+        headers = {"Message-ID": message_id, **threads.AUTOMATIC}
+        return _short(to, subject, "sign_in_email", context, headers)

@@ -84,7 +84,8 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
     # django-anymail reads these; other backends ignore them.
     message.tags = ["game"]
     # The key signed: a tracking event quoting it is believed only with our signature.
-    message.metadata = {"game": str(email.game_id), "key": tracking.signed_key(email.key)}
+    game = "" if email.game_id is None else str(email.game_id)
+    message.metadata = {"game": game, "key": tracking.signed_key(email.key)}
     return message
 
 
@@ -99,7 +100,9 @@ def render(email: OutboxEmail, now) -> None:
     """Write an owed email's body: a seat's from its view of the game as it is now,
     an alert from what its row recorded when it was owed."""
     game, seat = email.game, email.seat
-    if seat is None:
+    if game is None:
+        message = emails.render_sign_in(email.to, email.params, email.key)
+    elif seat is None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
     else:
         with i18n.as_seat(seat):
@@ -108,7 +111,7 @@ def render(email: OutboxEmail, now) -> None:
         if field in message:  # an alert has no attachments
             setattr(email, field, message[field])
     email.rendered_at = now
-    email.rendered_version = game.version
+    email.rendered_version = None if game is None else game.version
 
 
 def deliver(pk: int, now=None) -> str:

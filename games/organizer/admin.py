@@ -315,6 +315,11 @@ class OutboxEmailAdmin(RecordAdmin):
     fields = (*DELIVERY, "last_error", "next_attempt", "created", "sent")
     full_record_fields = ("body",)
 
+    def get_queryset(self, request):
+        """The emails of games only: a sign-in email (no game) carries its code, and
+        nobody at the admin needs it."""
+        return super().get_queryset(request).filter(game__isnull=False)
+
     @admin.display(description="To")
     def recipient(self, email):
         who = str(email.seat) if email.seat else "The organizer"

@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import admin, messages
 from django.shortcuts import redirect, render
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -55,9 +55,15 @@ def _private(response):
 
 @require_http_methods(["GET", "HEAD"])
 def home(request):
-    """What the site is and how a player reaches their game. No login and no list
-    of games: a player's way in is the link in their own emails."""
-    return in_language(request, "home.html")
+    """What the site is and how a player reaches their game: the link in their own
+    emails, or signing in by email."""
+    person = request.user if request.user.is_authenticated else None
+    context = {
+        "person": person,
+        "sign_in_url": reverse("games:sign-in"),
+        "sign_out_url": reverse("games:sign-out"),
+    }
+    return in_language(request, "home.html", context)
 
 
 def browser_language(request) -> str:

@@ -711,3 +711,43 @@ def test_the_black_market_step_tells_a_merchant_who_cannot_claim_why_they_are_as
     ).click()
     phone.submitted("black-market-no-claim", expect="No Black Market claim from you")
     assert Game.objects.get(pk=game.pk).engine_state().round == 2
+
+
+def test_a_newcomer_signs_in_from_the_dev_mailbox_and_a_scanner_uses_nothing_up(
+    chromium, site, phone
+):
+    page = phone.page
+    phone.open("/", "home")
+    page.get_by_role("link", name="Sign in").click()
+    page.wait_for_url(re.compile(r"/sign-in/$"))
+    phone.check("sign-in")
+    page.fill("input[name=email]", "newcomer@example.org")
+    page.get_by_role("button", name="Email me a sign-in link").click()
+    page.wait_for_url(re.compile(r"/sign-in/code/$"))
+    phone.check("sign-in-code")
+    # The email as a phone's mail app shows it: its HTML alone, at 390 px.
+    page.goto("/dev/mail/?to=newcomer@example.org")
+    page.locator("ul.mails li a").first.click()
+    page.wait_for_load_state()
+    page.goto(page.locator("iframe").get_attribute("src"))
+    phone.check("email-sign-in")
+    phone.audit("email-sign-in")
+    link = page.get_by_role("link", name="Sign me in").get_attribute("href")
+    # A mail scanner opens every link first: the GET shows a button and uses nothing up.
+    scanner = chromium.new_context()
+    assert scanner.new_page().goto(link).status == 200
+    scanner.close()
+    page.goto(link)
+    phone.check("sign-in-link")
+    page.get_by_role("button", name="Sign me in").click()
+    page.wait_for_url(re.compile(r"/$"))
+    phone.check("signed-in")
+    assert "You are signed in as newcomer@example.org." in page.inner_text("main")
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_load_state()
+    assert "You are signed out." in page.inner_text("main")
+    # The link worked once: opened again, it says so and offers a new one.
+    assert page.goto(link).status == 410
+    phone.console_errors = [e for e in phone.console_errors if "410" not in e]
+    phone.check("sign-in-link-used")
+    assert "no longer works" in page.inner_text("main")

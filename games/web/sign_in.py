@@ -1,0 +1,119 @@
+"""The sign-in pages: ask for an email (the same answer for any address), then
+either the email's link (its page's button signs in: a mail scanner's GET uses
+nothing up) or its code typed on this device. Signing out is a POST."""
+
+from datetime import timedelta
+
+from django import forms
+from django.conf import settings
+from django.contrib import auth, messages
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.core import sign_in
+from games.web.views import browser_language, in_language
+from sheriff_pbem.security import client_ip
+
+ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
+
+
+NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
+WRONG_CODE = gettext_lazy("That code does not work. Check the newest email, or ask again.")
+
+
+def _one_message(message) -> dict:
+    """Every way a field can be wrong (empty, too long, a NUL byte) says one thing."""
+    return dict.fromkeys(("required", "max_length", "null_characters_not_allowed"), message)
+
+
+class AddressForm(forms.Form):
+    email = forms.CharField(
+        label=gettext_lazy("Your email address"),
+        max_length=254,
+        error_messages=_one_message(NOT_AN_ADDRESS),
+    )
+
+    def clean_email(self) -> str:
+        address = self.cleaned_data["email"].strip()
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise ValidationError(NOT_AN_ADDRESS) from None
+        return address.lower()
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=gettext_lazy("The 6-digit code"),
+        max_length=20,
+        error_messages=_one_message(WRONG_CODE),
+    )
+
+
+def _sign_in(request, person) -> None:
+    auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
+    request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def ask(request):
+    """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
+    The answer is the same for any address, known or not, paced or not."""
+    form = AddressForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        address = form.cleaned_data["email"]
+        client = sign_in.client_key(client_ip(request))
+        sign_in.ask(address, client, browser_language(request))
+        request.session[ASKED] = address
+        return redirect("games:sign-in-code")
+    return in_language(request, "sign_in.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def code(request):
+    """The code from the email, typed on the device that asked for it."""
+    address = request.session.get(ASKED)
+    if not address:
+        return redirect("games:sign-in")
+    form = CodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        person = sign_in.use_code(address, form.cleaned_data["code"])
+        if person is not None:
+            request.session.pop(ASKED, None)
+            _sign_in(request, person)
+            messages.success(request, _("You are signed in."))
+            return redirect("games:home")
+        form.add_error("code", WRONG_CODE)
+    context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
+    return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def link(request, token: str):
+    """GET: a page with one button, so that a mail scanner following the link uses
+    nothing up. POST: signs in, once."""
+    if request.method == "POST":
+        person = sign_in.use_link(token)
+        if person is not None:
+            _sign_in(request, person)
+            messages.success(request, _("You are signed in."))
+            return redirect("games:home")
+    usable = sign_in.pending_by_token(token) is not None
+    context = {"usable": usable, "ask_url": reverse("games:sign-in")}
+    return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)
+
+
+@require_POST
+def sign_out(request):
+    auth.logout(request)
+    messages.success(request, _("You are signed out."))
+    return redirect("games:home")
