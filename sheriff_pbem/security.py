@@ -40,9 +40,10 @@ def secret_key_problem(key: str) -> str | None:
     return None
 
 
-# A seat's token is the path segment after /play/ (signing.dumps: base64url and ':').
-# Percent-encoded slashes are taken too, so that "/play%2F..." hides nothing.
-_SEAT_PATH = re.compile(r"(/play(?:/|%2[fF]))[^/?#\s\"'<>]+")
+# A seat's token is the path segment after /play/ (signing.dumps: base64url and ':'),
+# and a sign-in link's the one after /sign-in/ (its code page, /sign-in/code/, names
+# nothing secret). Percent-encoded slashes are taken too, so "/play%2F..." hides nothing.
+_SEAT_PATH = re.compile(r"(/(?:play|sign-in)(?:/|%2[fF]))(?!code/)[^/?#\s\"'<>]+")
 REDACTED = r"\1<redacted>"
 
 

@@ -31,6 +31,8 @@ def test_redact_takes_the_token_out_of_paths_and_urls():
     assert redact(f"/play/{TOKEN}/") == "/play/<redacted>/"
     assert redact(f"https://s.test/play/{TOKEN}/?x=1") == "https://s.test/play/<redacted>/?x=1"
     assert redact(f"GET /play%2F{TOKEN}/ HTTP/1.1") == "GET /play%2F<redacted>/ HTTP/1.1"
+    assert redact(f"GET /sign-in/{TOKEN}/ HTTP/1.1") == "GET /sign-in/<redacted>/ HTTP/1.1"
+    assert redact("POST /sign-in/code/ HTTP/1.1") == "POST /sign-in/code/ HTTP/1.1"
     assert redact("/dev/mail/3/ and /static/games/site.css") == (
         "/dev/mail/3/ and /static/games/site.css"
     )
