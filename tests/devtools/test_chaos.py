@@ -3,48 +3,20 @@ takes, refuses and loses as configured (``manage.py chaos`` runs the whole)."""
 
 import json
 import random
+from itertools import islice
 
 import pytest
-from django.http import QueryDict
 
-from games import engine
-from games.engine.self_play import RandomPlayers
 from games.present.moves import form_fields
 from games.web import forms
-from tests.support.builders import start
-
-
-def as_post(fields: dict) -> QueryDict:
-    post = QueryDict(mutable=True)
-    for name, value in fields.items():
-        post.setlist(name, value if isinstance(value, list) else [value])
-    return post
+from tests.support import random_commands as support
+from tests.support.random_commands import as_post
 
 
 def random_commands(count: int):
     """Commands the drill's random players choose, over random games of both editions."""
-    rnd = random.Random(7)
-    players = RandomPlayers(rnd)
-    made = 0
-    for edition in (1, 2) * 20:
-        state = start(players=4, edition=edition)
-        for _ in range(200):
-            if state.is_over() or made >= count:
-                break
-            options = engine.actions(state)
-            seats = [s for s, a in options.items() if a["moves"]]
-            if not seats:
-                state, _ = engine.apply(state, {"type": "timeout"})
-                continue
-            seat = rnd.choice(seats)
-            move = rnd.choice(options[seat]["moves"])
-            command = getattr(players, move["type"])(state, seat, move)
-            yield state, command
-            made += 1
-            try:
-                state, _ = engine.apply(state, command)
-            except engine.EngineError:
-                state, _ = engine.apply(state, {"type": "timeout"})
+    games = [{"players": 4, "edition": edition} for edition in (1, 2) * 20]
+    return islice(support.random_commands(random.Random(7), games, steps=200), count)
 
 
 def test_the_drills_forms_read_back_as_the_commands_it_meant():

@@ -10,16 +10,13 @@ import re
 from pathlib import Path
 
 from django.conf import settings
-from django.http import QueryDict
 
-from games import engine
 from games.engine import inspection
 from games.engine.flow import COMMANDS
-from games.engine.self_play import RandomPlayers
 from games.present import moves
 from games.web import forms
 from games.words import refusal_messages
-from tests.support.builders import start
+from tests.support.random_commands import as_post, random_commands
 
 GAMES = Path(settings.BASE_DIR) / "games"
 ENGINE = GAMES / "engine"
@@ -62,37 +59,16 @@ def test_no_other_module_lists_the_moves():
     assert not listing
 
 
-def as_post(fields: dict) -> QueryDict:
-    post = QueryDict(mutable=True)
-    for name, value in fields.items():
-        post.setlist(name, value if isinstance(value, list) else [value])
-    return post
-
-
 def commands_of_every_kind() -> dict:
     """A command of each kind random players make, over games of every size and
     edition, the Black Market included."""
-    rnd = random.Random(11)
-    players = RandomPlayers(rnd)
+    games = [
+        {"players": players, "edition": edition, "black_market": edition == 2}
+        for players, edition in [(4, 1), (4, 2), (6, 2), (3, 2)] * 10
+    ]
     found: dict = {}
-    for players_count, edition in [(4, 1), (4, 2), (6, 2), (3, 2)] * 10:
-        state = start(players=players_count, edition=edition, black_market=edition == 2)
-        for _ in range(300):
-            if state.is_over():
-                break
-            options = engine.actions(state)
-            seats = [s for s, a in options.items() if a["moves"]]
-            if not seats:
-                state, _ = engine.apply(state, {"type": "timeout"})
-                continue
-            seat = rnd.choice(seats)
-            move = rnd.choice(options[seat]["moves"])
-            command = getattr(players, move["type"])(state, seat, move)
-            found.setdefault(command["type"], []).append(command)
-            try:
-                state, _ = engine.apply(state, command)
-            except engine.EngineError:
-                state, _ = engine.apply(state, {"type": "timeout"})
+    for _state, command in random_commands(random.Random(11), games, steps=300):
+        found.setdefault(command["type"], []).append(command)
     return found
 
 
