@@ -6,7 +6,6 @@ ask this seat's moves in a round, or of that round's news (games.mail.threads).
 """
 
 import functools
-import secrets
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -424,6 +423,6 @@ def render_sign_in(to: str, params: dict, key: str) -> dict:
     context = {"url": url, "code": params["code"], "minutes": settings.SIGN_IN_MINUTES}
     with translation.override(params.get("language") or settings.LANGUAGE_CODE):
         subject = _("Your sign-in code: %(code)s") % {"code": params["code"]}
-        message_id = f"<{key.replace(':', '.')}.{secrets.token_hex(4)}@{threads.domain()}>"
+        message_id = f"<{key.replace(':', '.')}@{threads.domain()}>"
         headers = {"Message-ID": message_id, **threads.AUTOMATIC}
         return _short(to, subject, "sign_in_email", context, headers)

@@ -100,7 +100,7 @@ def render(email: OutboxEmail, now) -> None:
     """Write an owed email's body: a seat's from its view of the game as it is now,
     an alert from what its row recorded when it was owed."""
     game, seat = email.game, email.seat
-    if game is None:
+    if email.kind == notifications.SIGN_IN:
         message = emails.render_sign_in(email.to, email.params, email.key)
     elif seat is None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
