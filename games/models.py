@@ -325,11 +325,120 @@ class SignIn(models.Model):
     used_at = models.DateTimeField(null=True, blank=True)
     wrong_codes = models.PositiveSmallIntegerField(default=0)
 
+    class Purpose(models.TextChoices):
+        SIGN_IN = "sign_in", "Sign in"
+        LINKS = "links", "Resend my links"  # an email with a link to each active seat
+
+    # Both purposes count towards the same pacing: one form would not bypass the other.
+    purpose = models.CharField(max_length=8, choices=Purpose.choices, default=Purpose.SIGN_IN)
+
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"Sign-in for {self.email}"
+
+
+class Person(models.Model):
+    """A person's choices across every game they play: a person is their email
+    address (lower case), whether or not they have ever signed in."""
+
+    email = models.EmailField(unique=True)
+    language = models.CharField(max_length=8, blank=True)  # blank: as each page was read
+    timezone = models.CharField(max_length=64, blank=True)
+    # One email a day across all their games, at this hour of their zone (None: none).
+    daily_hour = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_daily_on = models.DateField(null=True, blank=True, editable=False)
+    # "Never invite me again": invitations to this address are not sent.
+    no_invitations_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class Lobby(models.Model):
+    """A game being gathered by its organizer: its settings and its invitations.
+    The Game (and its seats) is created when it starts, with every seat taken."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Gathering players"
+        STARTED = "started", "Started"
+        CANCELLED = "cancelled", "Cancelled"
+
+    name = models.CharField(max_length=100)
+    organizer_email = models.EmailField(db_index=True)  # lower case
+    organizer_language = models.CharField(max_length=8, default="en")
+    # The engine's configuration without the player count, and the Game's deadline
+    # settings (as game_setup.create_game takes them; times as "HH:MM").
+    config = models.JSONField()
+    timing = models.JSONField(default=dict)
+    players = models.PositiveSmallIntegerField()  # seats, 3 to 6
+    random_order = models.BooleanField(default=True)  # else: in the order listed
+    # Started automatically at this time once every seat is taken (None: by the organizer).
+    start_at = models.DateTimeField(null=True, blank=True)
+    # The join link's secret; a new one (or join_open off) closes the old link.
+    join_token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+    join_open = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="lobby"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "lobbies"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Invitation(models.Model):
+    """One person asked to a lobby's table: by the organizer's email, or by
+    themselves through the join link (they confirm from their email either way).
+    The organizer's own seat, when they play, is an accepted invitation."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited", "Invited"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        REMOVED = "removed", "Removed"
+
+    class Via(models.TextChoices):
+        EMAIL = "email", "Invited by email"
+        LINK = "link", "Joined by link"
+        ORGANIZER = "organizer", "The organizer"
+
+    lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()  # lower case
+    name = models.CharField(max_length=60)
+    via = models.CharField(max_length=10, choices=Via.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
+    # The secret of the invitation's link (its page: accept or decline).
+    token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)  # the order listed
+    sends = models.PositiveSmallIntegerField(default=0)  # invitation emails owed so far
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(max_length=8, default="en")
+    # Last in the class: the field's name hides django.utils.timezone below it.
+    timezone = models.CharField(max_length=64, default="UTC")
+
+    class Meta:
+        ordering = ["lobby", "position", "pk"]
+        constraints = [
+            # One live invitation per address and lobby: nobody is invited twice.
+            models.UniqueConstraint(
+                fields=["lobby", "email"],
+                condition=~models.Q(status="removed"),
+                name="one_invitation_per_address",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>"
 
 
 class DevMail(models.Model):
