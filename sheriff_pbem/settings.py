@@ -237,6 +237,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 30.0},
     },
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 300.0},
+    "send-daily-emails": {"task": "games.tasks.send_daily_emails", "schedule": 300.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -24,6 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from games.core import bulk
@@ -36,7 +38,7 @@ from games.engine.inspection import (
     undecided,
     waiting_to_speak,
 )
-from games.models import Game, OutboxEmail, Seat
+from games.models import Game, OutboxEmail, Person, Seat
 from sheriff_pbem.celery import app
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
@@ -50,6 +52,10 @@ PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any mo
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 MISS_ALERT = "miss_alert"  # a seat keeps missing its deadlines
 SIGN_IN = "sign_in"  # a person asked to sign in (about no game)
+LINKS = "links"  # a person asked for a link to each of their seats in play
+DAILY = "daily"  # a person's one email a day across all their games
+# Emails to a person, about no one game: rendered from their address when sent.
+TO_A_PERSON = (SIGN_IN, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
 # player): what they tell is kept in the row's params, as it is when they are owed.
 ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED)
@@ -263,11 +269,19 @@ def record_digests(now) -> list:
     its own zone (or later that day, should the beat have been down at the hour),
     has not had today's and has news since its last email."""
     wanted_now = []
-    seats = Seat.objects.filter(
-        digest_hour__isnull=False, game__status=Game.Status.ACTIVE, undeliverable_at__isnull=True
-    ).select_related("game")
+    # A person who chose one email a day across all their games gets that one instead.
+    daily = Person.objects.filter(email=Lower(OuterRef("email")), daily_hour__isnull=False)
+    seats = (
+        Seat.objects.filter(
+            digest_hour__isnull=False,
+            game__status=Game.Status.ACTIVE,
+            undeliverable_at__isnull=True,
+        )
+        .exclude(Exists(daily))
+        .select_related("game")
+    )
     for seat in seats:
-        local = now.astimezone(_zone(seat.timezone))
+        local = now.astimezone(local_zone(seat.timezone))
         if local.hour < seat.digest_hour or seat.last_digest_on == local.date():
             continue
         Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
@@ -276,7 +290,8 @@ def record_digests(now) -> list:
     return _record_all(wanted_now)
 
 
-def _zone(name: str):
+def local_zone(name: str):
+    """The zone of that name; UTC for a name no longer known."""
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -344,15 +359,19 @@ def record_sign_in(sign_in, code: str, language: str) -> list:
     """The email with a sign-in's link and code, in the language the page was read
     in. Its row holds the code until it is sent, as a seat's email holds its link."""
     params = {"sign_in": sign_in.pk, "code": code, "language": language}
-    email = OutboxEmail(
-        game=None,
-        seat=None,
-        key=f"signin:{sign_in.pk}",
-        kind=SIGN_IN,
-        to=sign_in.email,
-        params=params,
-    )
-    return save_owed([email])
+    return save_owed([to_a_person(sign_in.email, SIGN_IN, f"signin:{sign_in.pk}", **params)])
+
+
+def record_links(asked, language: str) -> list:
+    """The email with a link to each seat in play at an address that asked for
+    them ("resend my links"), in the language the page was read in. Its links
+    are written when it is sent."""
+    return save_owed([to_a_person(asked.email, LINKS, f"links:{asked.pk}", language=language)])
+
+
+def to_a_person(to: str, kind: str, key: str, **params) -> OutboxEmail:
+    """An email to a person about no one game: the admin lists none of them."""
+    return OutboxEmail(game=None, seat=None, key=key, kind=kind, to=to, params=params)
 
 
 def _as_owed(seat: Seat) -> dict:

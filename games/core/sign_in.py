@@ -73,6 +73,7 @@ def ask(email: str, client: str, language: str, now=None) -> bool:
 def _usable(sign_in: SignIn | None, now) -> bool:
     return (
         sign_in is not None
+        and sign_in.purpose == SignIn.Purpose.SIGN_IN
         and sign_in.used_at is None
         and sign_in.created_at > now - _minutes()
         and sign_in.wrong_codes < WRONG_CODES_ALLOWED
@@ -112,6 +113,7 @@ def use_code(email: str, code: str, now=None):
         newest = (
             SignIn.objects.select_for_update()
             .filter(email=email, used_at__isnull=True, created_at__gt=now - _minutes())
+            .filter(purpose=SignIn.Purpose.SIGN_IN)  # a "resend my links" signs nobody in
             .order_by("-created_at")
             .first()
         )

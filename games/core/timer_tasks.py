@@ -21,7 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import notifications, timers
+from games.core import daily_emails, notifications, timers
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,14 @@ def send_digests() -> int:
     """The players' daily summaries due this hour (beat runs it every few minutes)."""
     with transaction.atomic():
         return len(notifications.record_digests(timezone.now()))
+
+
+@shared_task(name="games.tasks.send_daily_emails", ignore_result=True)
+def send_daily_emails() -> int:
+    """The people's daily emails across all their games due this hour (beat runs it
+    every few minutes)."""
+    with transaction.atomic():
+        return len(daily_emails.record_daily(timezone.now()))
 
 
 @shared_task(name="games.tasks.advance_games", ignore_result=True)

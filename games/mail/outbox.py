@@ -47,7 +47,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.core import notifications, selectors
-from games.mail import emails, tracking
+from games.mail import emails, person_emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
 
@@ -102,6 +102,8 @@ def render(email: OutboxEmail, now) -> None:
     game, seat = email.game, email.seat
     if email.kind == notifications.SIGN_IN:
         message = emails.render_sign_in(email.to, email.params, email.key)
+    elif email.kind in person_emails.RENDERERS:
+        message = person_emails.RENDERERS[email.kind](email.to, email.params, email.key)
     elif seat is None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
     else:

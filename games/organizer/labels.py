@@ -15,18 +15,13 @@ from games import engine
 from games.core import deadlines
 from games.present import game_log as seat_log
 from games.present import moves
+from games.present.presenters import PHASE_NAMES
 from games.words import goods_names, user_text
 from games.words.narrate import Narrator
 
 NONE = "—"  # what the admin shows for "no value" (ModelAdmin.empty_value_display)
-PHASES = {
-    "market": gettext_lazy("Market"),
-    "market_turn": gettext_lazy("Market (1st edition turn)"),
-    "load": gettext_lazy("Load and declare"),
-    "inspection": gettext_lazy("Inspection"),
-    "black_market": gettext_lazy("Black Market step"),
-    "game_over": gettext_lazy("Game over"),
-}
+# The players' names of the phases (My games says them too); a turn named as such.
+PHASES = {**PHASE_NAMES, "market_turn": gettext_lazy("Market (1st edition turn)")}
 EVENTS = {
     "game_started": gettext_lazy("Game started"),
     "deck_shuffled": gettext_lazy("Deck shuffled"),

@@ -42,6 +42,15 @@ PHASE_TITLES = {
     "black_market": pgettext_lazy("a phase", "Black Market"),
     "game_over": pgettext_lazy("a phase", "Game over"),
 }
+# The phase named for anyone (My games, the organizer's labels): not an instruction.
+PHASE_NAMES = {
+    "market": gettext_lazy("Market"),
+    "market_turn": gettext_lazy("Market"),
+    "load": gettext_lazy("Load and declare"),
+    "inspection": gettext_lazy("Inspection"),
+    "black_market": gettext_lazy("Black Market step"),
+    "game_over": gettext_lazy("Game over"),
+}
 
 
 def seat_page(
@@ -131,17 +140,9 @@ def phase(
     a hint; ``bargaining_until``: when the bargaining time ends, in the seat's zone;
     ``halted_title``: the title instead, while the game is stopped."""
     kind = view["phase"]["kind"]
-    me = view["me"]["seat"]
-    awaiting = view["phase"]["awaiting"]
-    title = str(PHASE_TITLES.get(kind, kind))
-    if kind == "market_turn":
-        turn = view["phase"]["seat"]
-        if turn == me:
-            title = pgettext("a phase", "Market — your turn")
-        else:
-            title = pgettext("a phase", "Market — %(name)s's turn") % {"name": names[turn]}
+    title = market_turn(view, names) or str(PHASE_TITLES.get(kind, kind))
     waiting = waiting_to_speak(view)
-    my_turn = me in awaiting or me in waiting
+    my_turn = is_my_turn(view)
     ask, ask_by = ASKS.get(kind, ""), None
     role = role_this_round(view, names)
     if kind == "market":
@@ -193,14 +194,44 @@ def phase(
         "bargaining_until": bargaining_until if waiting else None,
         "next": "" if my_turn else next_email(view, kind),
         "my_turn": my_turn,
-        # Merchants still to speak (bargaining) are waited for too, if not by the deadline.
-        "awaiting": [names[s] if s != me else str(YOU) for s in [*awaiting, *waiting]],
+        "awaiting": awaited(view, names),
     }
 
 
-def game_over_hint(view: dict, names: list) -> str:
-    """Who won, said to this seat."""
+def is_my_turn(view: dict) -> bool:
+    """Does the phase wait for this seat: its move, or (bargaining) its word?"""
     me = view["me"]["seat"]
+    return me in view["phase"]["awaiting"] or me in waiting_to_speak(view)
+
+
+def awaited(view: dict, names: list) -> list:
+    """Whom the phase waits for, by name (the viewer as "you"). Merchants still to
+    speak (bargaining) are waited for too, if not by the deadline."""
+    me = view.get("me", {}).get("seat")
+    waited = [*view["phase"]["awaiting"], *waiting_to_speak(view)]
+    return [names[s] if s != me else str(YOU) for s in waited]
+
+
+def market_turn(view: dict, names: list) -> str:
+    """Whose 1st edition market turn it is ("" in any other phase); the viewer's, if
+    the view has one, is "your turn"."""
+    if view["phase"]["kind"] != "market_turn":
+        return ""
+    turn = view["phase"]["seat"]
+    if turn == view.get("me", {}).get("seat"):
+        return pgettext("a phase", "Market — your turn")
+    return pgettext("a phase", "Market — %(name)s's turn") % {"name": names[turn]}
+
+
+def phase_name(view: dict, names: list) -> str:
+    """The phase named for anyone, the spectator included: "Inspection"."""
+    kind = view["phase"]["kind"]
+    return market_turn(view, names) or str(PHASE_NAMES.get(kind, kind))
+
+
+def game_over_hint(view: dict, names: list) -> str:
+    """Who won, said to this seat (to nobody's in particular for a spectator's view)."""
+    me = view.get("me", {}).get("seat")
     winners = [s["seat"] for s in view["scores"] if s["winner"]]
     if winners == [me]:
         return _("The game is over. You won — well done!")

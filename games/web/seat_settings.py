@@ -95,16 +95,21 @@ class SettingsForm(forms.Form):
         return data
 
     def clean_timezone(self) -> str:
-        zone = self.cleaned_data["timezone"].strip()
-        try:
-            ZoneInfo(zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise forms.ValidationError(
-                _("Choose a time zone from the list, such as Europe/Madrid.")
-            ) from None
-        if zone not in ZONES:
-            raise forms.ValidationError(_("Choose a time zone from the list."))
-        return zone
+        return known_zone(self.cleaned_data["timezone"])
+
+
+def known_zone(typed: str) -> str:
+    """A time zone of the list, as typed (or ValidationError)."""
+    zone = typed.strip()
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise forms.ValidationError(
+            _("Choose a time zone from the list, such as Europe/Madrid.")
+        ) from None
+    if zone not in ZONES:
+        raise forms.ValidationError(_("Choose a time zone from the list."))
+    return zone
 
 
 def _seat_or_error(request, token: str):

@@ -11,8 +11,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,6 +23,8 @@ from games.web.views import browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
+NEXT = "sign_in_next"  # and the page to go back to once signed in (?next=)
+MAX_NEXT = 2000
 
 
 NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
@@ -56,9 +60,29 @@ class CodeForm(forms.Form):
     )
 
 
-def _sign_in(request, person) -> None:
+def same_site(request, url: str) -> str:
+    """``url`` if it is a page of this site, else "": a ?next= never leads elsewhere."""
+    if url and len(url) <= MAX_NEXT and url.isprintable():
+        secure = request.is_secure()
+        hosts = {request.get_host()}
+        if url_has_allowed_host_and_scheme(url, allowed_hosts=hosts, require_https=secure):
+            return url
+    return ""
+
+
+def _signed_in(request, person):
+    """Sign in on this device; then back to the page that asked (?next=), or home."""
+    back = same_site(request, request.session.pop(NEXT, ""))
     auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
     request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
+    _say(request, _("You are signed in."))
+    return redirect(back or "games:home")
+
+
+def _say(request, text_lazy) -> None:
+    """A message in the language the page is read in (no seat: the browser's)."""
+    with translation.override(browser_language(request)):
+        messages.success(request, str(text_lazy))
 
 
 @never_cache
@@ -67,13 +91,20 @@ def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
     form = AddressForm(request.POST or None)
+    asked = request.POST if request.method == "POST" else request.GET
+    back = same_site(request, asked.get("next", ""))
     if request.method == "POST" and form.is_valid():
         address = form.cleaned_data["email"]
         client = sign_in.client_key(client_ip(request))
         sign_in.ask(address, client, browser_language(request))
         request.session[ASKED] = address
+        if back:
+            request.session[NEXT] = back
+        else:
+            request.session.pop(NEXT, None)
         return redirect("games:sign-in-code")
-    return in_language(request, "sign_in.html", {"form": form}, status=400 if form.errors else 200)
+    context = {"form": form, "next": back}
+    return in_language(request, "sign_in.html", context, status=400 if form.errors else 200)
 
 
 @never_cache
@@ -88,9 +119,7 @@ def code(request):
         person = sign_in.use_code(address, form.cleaned_data["code"])
         if person is not None:
             request.session.pop(ASKED, None)
-            _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _signed_in(request, person)
         form.add_error("code", WRONG_CODE)
     context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
@@ -104,9 +133,7 @@ def link(request, token: str):
     if request.method == "POST":
         person = sign_in.use_link(token)
         if person is not None:
-            _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _signed_in(request, person)  # back to ?next= if asked on this device
     usable = sign_in.pending_by_token(token) is not None
     context = {"usable": usable, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)
@@ -115,5 +142,5 @@ def link(request, token: str):
 @require_POST
 def sign_out(request):
     auth.logout(request)
-    messages.success(request, _("You are signed out."))
+    _say(request, _("You are signed out."))
     return redirect("games:home")

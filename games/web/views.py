@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import admin, messages
 from django.shortcuts import redirect, render
-from django.urls import Resolver404, resolve, reverse
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.core import game_writes, links, moves, selectors
 from games.models import GameEvent
-from games.present import clock, game_log, presenters
+from games.present import clock, game_log, my_games, presenters
 from games.present.move_fields import sent_back
 from games.present.moves import MOVES
 from games.web.forms import FormError, parse_move
@@ -55,15 +55,32 @@ def _private(response):
 
 @require_http_methods(["GET", "HEAD"])
 def home(request):
+    return home_page(request)
+
+
+def home_page(request, links_form=None, status: int = 200):
     """What the site is and how a player reaches their game: the link in their own
-    emails, or signing in by email."""
+    emails, My games once signed in, or their links sent again. ``links_form``:
+    the "resend my links" form, refused."""
     person = request.user if request.user.is_authenticated else None
     context = {
         "person": person,
         "sign_in_url": reverse("games:sign-in"),
         "sign_out_url": reverse("games:sign-out"),
+        "my_games_url": reverse("games:my-games"),
+        "links_url": reverse("games:resend-links"),
+        "links_form": links_form,
+        "new_game_url": url_if_any("games:new-game"),
     }
-    return in_language(request, "home.html", context)
+    return in_language(request, "home.html", context, status)
+
+
+def url_if_any(name: str) -> str:
+    """The page's address, or "" where this site has no such page."""
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return ""
 
 
 def browser_language(request) -> str:
@@ -218,7 +235,20 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         ),
         away=clock.away_notes(seats, timezone.localdate()),
     )
+    context["next_game"] = _next_game(request, seat)
     return render(request, "seat.html", context, using="jinja")
+
+
+def _next_game(request, seat):
+    """Right after a move (its success message is about to be shown), in a browser
+    signed in as the seat's own address: the person's next game waiting for their
+    move (my_games.Link), if any. Anyone else's page reads nothing more."""
+    if not any(m.level == messages.SUCCESS for m in messages.get_messages(request)):
+        return None
+    person = request.user
+    if not person.is_authenticated or person.email.lower() != seat.email.strip().lower():
+        return None
+    return my_games.next_waiting(person.email, seat)
 
 
 def _log_page(game, state, names: list, seat: int, after: str | None):

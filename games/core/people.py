@@ -1,0 +1,70 @@
+"""A person's games, read in bulk: a person is their email address, so the seats
+they hold are the seats at that address (in any case) and the games they
+organize are those with it as the organizer's. No linking step, no account.
+
+My games and the daily email read here in a fixed number of statements however
+many games the person is in; the seat page asks only for the games in play.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Game, Person, Seat
+
+
+def _shown(now) -> Q:
+    """Games in play, and games over whose links still work (links.seat_if_link_current):
+    a row never leads to a page that would refuse its reader."""
+    since = now - timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
+    return Q(status=Game.Status.ACTIVE) | Q(finished_at__gte=since)
+
+
+def seats_of(email: str, now=None, *, in_play_only: bool = False) -> list:
+    """The seats at ``email``, each with its game attached (its state included)."""
+    now = now or timezone.now()
+    games = Game.objects.filter(Q(status=Game.Status.ACTIVE) if in_play_only else _shown(now))
+    seats = Seat.objects.filter(email__iexact=email, game__in=games).select_related("game")
+    return list(seats.order_by("game_id", "index"))
+
+
+def organized_by(email: str, now=None) -> list:
+    """The games ``email`` organizes (whether or not they play in them)."""
+    now = now or timezone.now()
+    return list(Game.objects.filter(_shown(now), organizer_email__iexact=email).order_by("pk"))
+
+
+def names_at(game_ids) -> dict:
+    """Game id -> its seats' names in seat order, in one statement."""
+    names: dict = {}
+    seats = Seat.objects.filter(game_id__in=list(game_ids)).order_by("game_id", "index")
+    for game_id, name in seats.values_list("game_id", "name"):
+        names.setdefault(game_id, []).append(name)
+    return names
+
+
+def person(email: str) -> Person | None:
+    """The person's choices across games, if they ever made any."""
+    return Person.objects.filter(email=email.strip().lower()).first()
+
+
+def choose_daily(email: str, hour: int | None, zone: str, language: str) -> Person:
+    """One email a day across all their games at ``hour`` of ``zone`` (None: none);
+    the row is made on the first choice. A new hour may send today's email still."""
+    with transaction.atomic():
+        chosen, _made = Person.objects.update_or_create(
+            email=email.strip().lower(),
+            defaults={"daily_hour": hour, "timezone": zone, "language": language},
+        )
+    return chosen
+
+
+def zone_of(found: Person | None, seats: list) -> str:
+    """The zone a person reads times in where no seat says: their own choice, else
+    their first seat's, else UTC."""
+    if found is not None and found.timezone:
+        return found.timezone
+    return seats[0].timezone if seats else "UTC"

@@ -1,0 +1,102 @@
+"""My games: the signed-in person's games on one page (games/present/my_games.py),
+and their choice of one email a day across all of them.
+
+A person is their email address: signing in (games/web/sign_in.py) is all it
+takes. Signed out, the page sends them to sign in and back here.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.core import people
+from games.present import my_games
+from games.web.seat_settings import ZONES, known_zone
+from games.web.views import browser_language, in_language
+
+HOURS = [("", gettext_lazy("Off"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
+NOT_A_ZONE = gettext_lazy("Choose a time zone from the list, such as Europe/Madrid.")
+
+
+class DailyForm(forms.Form):
+    daily_hour = forms.TypedChoiceField(
+        label=gettext_lazy("One email a day across all my games, at"),
+        choices=HOURS,
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    timezone = forms.CharField(
+        label=gettext_lazy("My time zone"),
+        max_length=64,
+        error_messages=dict.fromkeys(
+            ("required", "max_length", "null_characters_not_allowed"), NOT_A_ZONE
+        ),
+    )
+
+    def clean_timezone(self) -> str:
+        return known_zone(self.cleaned_data["timezone"])
+
+
+def _language(request, person) -> str:
+    """The person's own language once they chose one; else the browser's."""
+    return (person.language if person is not None else "") or browser_language(request)
+
+
+def _page(request, form: DailyForm | None = None, status: int = 200):
+    email = request.user.email
+    found = my_games.my_games(email)
+    if form is None:
+        chosen = found.person
+        hour = chosen.daily_hour if chosen is not None else None
+        form = DailyForm(
+            initial={"daily_hour": "" if hour is None else str(hour), "timezone": found.zone}
+        )
+    context = {
+        "email": email,
+        "found": found,
+        "form": form,
+        "zones": ZONES,
+        "daily_url": reverse("games:my-daily"),
+        "home_url": reverse("games:home"),
+    }
+    return in_language(request, "my_games.html", context, status, _language(request, found.person))
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def page(request):
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path(), reverse("games:sign-in"))
+    return _page(request)
+
+
+@never_cache
+@require_POST
+def daily(request):
+    """Turn the daily email across all games on (at an hour of the person's zone) or off."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("games:my-games"), reverse("games:sign-in"))
+    form = DailyForm(request.POST)
+    if not form.is_valid():
+        return _page(request, form, status=400)
+    email = request.user.email
+    language = _language(request, people.person(email))
+    hour = form.cleaned_data["daily_hour"]
+    people.choose_daily(email, hour, form.cleaned_data["timezone"], language)
+    with translation.override(language):  # the message reads as the page did
+        if hour is None:
+            said = _("No daily email: each game emails you as before.")
+        else:
+            said = _("Saved: one email a day across all your games, at %(hour)s your time.") % {
+                "hour": f"{hour:02d}:00"
+            }
+        messages.success(request, said)
+    return redirect("games:my-games")
