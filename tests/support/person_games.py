@@ -50,7 +50,9 @@ def pats_seat(game: Game):
 def market_move(seat) -> None:
     """The seat's market choice: nothing set aside."""
     since = fresh(seat.game).engine_state().phase.since
-    outcome = moves.submit(seat, {"type": "set_aside", "cards": []}, version=since, key="m")
+    outcome = moves.submit(
+        seat, {"type": "set_aside", "cards": []}, version=since, key=f"market{seat.pk}"
+    )
     assert outcome.accepted, outcome.message
 
 
