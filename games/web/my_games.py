@@ -21,13 +21,13 @@ from games.present import my_games
 from games.web.seat_settings import ZONES, known_zone
 from games.web.views import browser_language, in_language
 
-HOURS = [("", gettext_lazy("Off"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
+HOURS = [("", gettext_lazy("No daily email"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
 NOT_A_ZONE = gettext_lazy("Choose a time zone from the list, such as Europe/Madrid.")
 
 
 class DailyForm(forms.Form):
     daily_hour = forms.TypedChoiceField(
-        label=gettext_lazy("One email a day across all my games, at"),
+        label=gettext_lazy("When"),
         choices=HOURS,
         coerce=int,
         empty_value=None,
