@@ -45,29 +45,26 @@ class DailyForm(forms.Form):
         return known_zone(self.cleaned_data["timezone"])
 
 
-def _language(request, person) -> str:
-    """The person's own language once they chose one; else the browser's."""
-    return (person.language if person is not None else "") or browser_language(request)
-
-
 def _page(request, form: DailyForm | None = None, status: int = 200):
+    """The page in the browser's language: its rows are worded as they are read."""
     email = request.user.email
-    found = my_games.my_games(email)
+    language = browser_language(request)
+    with translation.override(language):
+        found = my_games.my_games(email)
+        sections = found.sections()
     if form is None:
-        chosen = found.person
-        hour = chosen.daily_hour if chosen is not None else None
-        form = DailyForm(
-            initial={"daily_hour": "" if hour is None else str(hour), "timezone": found.zone}
-        )
+        hour = found.person.daily_hour if found.person is not None else None
+        initial = {"daily_hour": "" if hour is None else str(hour), "timezone": found.zone}
+        form = DailyForm(initial=initial)
     context = {
         "email": email,
-        "found": found,
+        "sections": sections,
         "form": form,
         "zones": ZONES,
         "daily_url": reverse("games:my-daily"),
         "home_url": reverse("games:home"),
     }
-    return in_language(request, "my_games.html", context, status, _language(request, found.person))
+    return in_language(request, "my_games.html", context, status, language)
 
 
 @never_cache
@@ -88,7 +85,7 @@ def daily(request):
     if not form.is_valid():
         return _page(request, form, status=400)
     email = request.user.email
-    language = _language(request, people.person(email))
+    language = browser_language(request)  # the daily email's: the page's, as it was read
     hour = form.cleaned_data["daily_hour"]
     people.choose_daily(email, hour, form.cleaned_data["timezone"], language)
     with translation.override(language):  # the message reads as the page did

@@ -312,3 +312,14 @@ def test_the_next_waiting_game_is_the_soonest_due(client):
     due = new_game("Due", seat=MERCHANT, deadline_mode="duration", market_minutes=600)
     found = my_games.next_waiting(PAT, pats_seat(here))
     assert found == my_games.Link("Due", links.seat_path(pats_seat(due)))
+
+
+def test_the_page_reads_in_the_browsers_language(client):
+    new_game("Alpha", seat=MERCHANT, deadline_mode="duration")
+    new_game("Bravo", seat=0)
+    html = signed_in(client).get("/my/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<h1>Mis partidas</h1>" in html
+    assert rows_of(html) == [("Alpha", "Te toca"), ("Bravo", "Esperando")]
+    assert "Elige las cartas que apartas" in html and "Ronda 1 de " in html
+    assert "Plazo: " in html and "Falta por jugar: tú, Ben" in html
+    assert "Your move" not in html and "Waiting" not in html
