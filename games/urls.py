@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import seat_settings, sign_in, views
+from games.web import lobbies, seat_settings, sign_in, views
 
 app_name = "games"
 urlpatterns = [
@@ -9,6 +9,12 @@ urlpatterns = [
     path("sign-in/code/", sign_in.code, name="sign-in-code"),
     path("sign-in/<str:token>/", sign_in.link, name="sign-in-link"),
     path("sign-out/", sign_in.sign_out, name="sign-out"),
+    path("new/", lobbies.new_game, name="new-game"),
+    path("new/<int:pk>/", lobbies.lobby_page, name="lobby"),
+    path("new/<int:pk>/action/", lobbies.lobby_action, name="lobby-action"),
+    path("invitation/<str:token>/", lobbies.invitation_page, name="invitation"),
+    path("invitation/<str:token>/never/", lobbies.never_invite, name="never-invite"),
+    path("join/<str:token>/", lobbies.join_page, name="join"),
     path("play/<str:token>/", views.seat_page, name="seat"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),

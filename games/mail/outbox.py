@@ -47,7 +47,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.core import notifications, selectors
-from games.mail import emails, tracking
+from games.mail import emails, person_emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
 
@@ -100,8 +100,8 @@ def render(email: OutboxEmail, now) -> None:
     """Write an owed email's body: a seat's from its view of the game as it is now,
     an alert from what its row recorded when it was owed."""
     game, seat = email.game, email.seat
-    if email.kind == notifications.SIGN_IN:
-        message = emails.render_sign_in(email.to, email.params, email.key)
+    if email.kind in notifications.PERSON_EMAILS:
+        message = person_emails.render_for_person(email.kind, email.to, email.params, email.key)
     elif seat is None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
     else:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -21,6 +22,7 @@ from games.web.views import browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
+NEXT = "sign_in_next"  # and the page that sent the person to sign in, to go back to
 
 
 NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
@@ -57,8 +59,29 @@ class CodeForm(forms.Form):
 
 
 def _sign_in(request, person) -> None:
+    going = request.session.get(NEXT)
     auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
     request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
+    if going:
+        request.session[NEXT] = going
+
+
+def _remember_next(request) -> None:
+    """?next=: a page of this site only (never another's: an open redirect)."""
+    going = request.GET.get("next", "")
+    if going and url_has_allowed_host_and_scheme(going, allowed_hosts={request.get_host()}):
+        request.session[NEXT] = going
+
+
+def _signed_in_page(request):
+    messages.success(request, _("You are signed in."))
+    return redirect(request.session.pop(NEXT, None) or reverse("games:home"))
+
+
+def sign_in_as(request, email: str) -> None:
+    """Sign in the person whose address another email's link just proved (an
+    invitation's)."""
+    _sign_in(request, sign_in.person_for(email))
 
 
 @never_cache
@@ -67,6 +90,8 @@ def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
     form = AddressForm(request.POST or None)
+    if request.method == "GET":
+        _remember_next(request)
     if request.method == "POST" and form.is_valid():
         address = form.cleaned_data["email"]
         client = sign_in.client_key(client_ip(request))
@@ -89,8 +114,7 @@ def code(request):
         if person is not None:
             request.session.pop(ASKED, None)
             _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _signed_in_page(request)
         form.add_error("code", WRONG_CODE)
     context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
@@ -105,8 +129,7 @@ def link(request, token: str):
         person = sign_in.use_link(token)
         if person is not None:
             _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _signed_in_page(request)
     usable = sign_in.pending_by_token(token) is not None
     context = {"usable": usable, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)

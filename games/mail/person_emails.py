@@ -1,0 +1,90 @@
+"""Emails about no game in play, to a person rather than a seat: the sign-in, an
+invitation to a lobby, and the organizer's "every seat is taken". Each is
+rendered when sent, from what its row names (its params), in the language the
+person read the page in or the organizer's."""
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.core import lobbies, notifications
+from games.mail import threads
+from games.mail.emails import ENGINE, render_sign_in
+from games.models import Invitation, Lobby
+from games.present import pace
+from games.words import user_text
+
+
+def render_for_person(kind: str, to: str, params: dict, key: str) -> dict:
+    if kind == notifications.SIGN_IN:
+        return render_sign_in(to, params, key)
+    if kind == notifications.INVITATION:
+        return render_invitation(params, key)
+    if kind == notifications.TABLE_FULL:
+        return render_table_full(params, key)
+    raise ValueError(f"no person email of kind {kind!r}")
+
+
+def _headers(key: str) -> dict:
+    return {"Message-ID": f"<{key.replace(':', '.')}@{threads.domain()}>", **threads.AUTOMATIC}
+
+
+def _email(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
+    return {
+        "to": to,
+        "subject": subject,
+        "text": render_to_string(f"{template}.txt", context, using=ENGINE),
+        "html": render_to_string(f"{template}.html", context, using=ENGINE),
+        "headers": headers,
+    }
+
+
+def table_facts(lobby: Lobby) -> dict:
+    """What an invitation tells of its table: nothing the players choose later."""
+    seated = lobby.invitations.filter(status=Invitation.Status.ACCEPTED)
+    return {
+        "lobby": lobby,
+        "organizer": user_text.isolate(lobby.organizer_name),
+        "game": user_text.isolate(lobby.name),
+        "pace": pace.summary(lobby.timing, lobby.config.get("edition", 2)),
+        "seats": lobby.players,
+        "seated": [user_text.isolate(name) for name in seated.values_list("name", flat=True)],
+    }
+
+
+def render_invitation(params: dict, key: str) -> dict:
+    invitation = Invitation.objects.select_related("lobby").get(pk=params["invitation"])
+    lobby = invitation.lobby
+    url = settings.SITE_URL + reverse("games:invitation", args=[invitation.token])
+    never = settings.SITE_URL + reverse("games:never-invite", args=[invitation.token])
+    with translation.override(invitation.language or settings.LANGUAGE_CODE):
+        context = {
+            **table_facts(lobby),
+            "url": url,
+            "never_url": never,
+            "by_link": invitation.via == Invitation.Via.LINK,
+            "name": user_text.isolate(invitation.name),
+        }
+        words = {"organizer": context["organizer"], "game": context["game"]}
+        if context["by_link"]:
+            subject = _("Confirm your seat at %(game)s") % words
+        else:
+            subject = _("%(organizer)s invites you to play Sheriff of Nottingham: %(game)s") % words
+        headers = {
+            **_headers(key),
+            # RFC 8058: the mail app's one-click "unsubscribe" never invites again.
+            "List-Unsubscribe": f"<{never}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+        return _email(invitation.email, subject, "invitation_email", context, headers)
+
+
+def render_table_full(params: dict, key: str) -> dict:
+    lobby = Lobby.objects.get(pk=params["lobby"])
+    url = settings.SITE_URL + reverse("games:lobby", args=[lobby.pk])
+    with translation.override(lobby.organizer_language or settings.LANGUAGE_CODE):
+        context = {**table_facts(lobby), "url": url, "taken": lobbies.taken(lobby)}
+        subject = _("Every seat is taken: start %(game)s") % {"game": context["game"]}
+        return _email(lobby.organizer_email, subject, "table_full_email", context, _headers(key))
