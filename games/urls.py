@@ -10,6 +10,7 @@ urlpatterns = [
     path("sign-in/<str:token>/", sign_in.link, name="sign-in-link"),
     path("sign-out/", sign_in.sign_out, name="sign-out"),
     path("new/", lobbies.new_game, name="new-game"),
+    path("new/pace/", lobbies.pace_preview, name="pace-preview"),
     path("new/<int:pk>/", lobbies.lobby_page, name="lobby"),
     path("new/<int:pk>/action/", lobbies.lobby_action, name="lobby-action"),
     path("invitation/<str:token>/", lobbies.invitation_page, name="invitation"),

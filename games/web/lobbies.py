@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core import links, lobbies
 from games.models import Invitation, Lobby, Seat
 from games.present import pace
+from games.present.game_fields import TIMING_FIELDS
 from games.web import sign_in as sign_in_pages
 from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
 from games.web.new_game import NewTableForm
@@ -81,8 +83,27 @@ def new_game(request):
         else:
             messages.success(request, _("Your game is set up. Invite the players, then start it."))
             return redirect("games:lobby", lobby.pk)
-    context = {"form": form, "zones": ZONES, "pace": pace.summary(_initial_timing(form))}
+    context = {
+        "form": form,
+        "zones": ZONES,
+        "pace": pace.summary(_initial_timing(form)),
+        "pace_url": reverse("games:pace-preview"),
+    }
     return _render(request, "new_game.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET"])
+def pace_preview(request):
+    """The pace in words for the form's settings as they are now (the form's script
+    asks as they change). Reads only; unreadable settings say nothing."""
+    form = NewTableForm(request.GET)
+    form.is_valid()  # the timing fields' values, where they are readable
+    timing = {name: form.cleaned_data.get(name) for name in TIMING_FIELDS}
+    if any(name in form.errors for name in ("deadline_mode", "daily_time", "deadline_timezone")):
+        return HttpResponse("", content_type="text/plain; charset=utf-8")
+    with translation.override(browser_language(request)):
+        edition = form.cleaned_data.get("edition") or 2
+        return HttpResponse(pace.summary(timing, edition), content_type="text/plain; charset=utf-8")
 
 
 def _initial_timing(form) -> dict:

@@ -105,6 +105,39 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
         model = Game
         fields = ("name", *TIMING_FIELDS)
         labels = {"name": gettext_lazy("The game's name"), **TIMING_LABELS}
+        help_texts = {
+            "market_minutes": gettext_lazy("2nd edition: everyone at once."),
+            "market_turn_minutes": gettext_lazy("1st edition: one player at a time."),
+            "load_minutes": "",
+            "inspection_minutes": "",
+            "bargaining_minutes": gettext_lazy(
+                "At the start of each inspection, before the Sheriff may decide a bag "
+                "whose merchant has not spoken. Empty: half the inspection time."
+            ),
+            "black_market_minutes": gettext_lazy("Empty: a tenth of the inspection time."),
+            "daily_time": gettext_lazy("Every deadline falls at this time of day."),
+            "deadline_timezone": gettext_lazy("The zone of the daily time and of weekends."),
+            "skip_weekends": "",
+            "reminder_minutes": gettext_lazy(
+                "Players who still owe a move get a reminder this long before (0: never)."
+            ),
+            "advance_early": gettext_lazy(
+                "The next phase starts as soon as every move is in, without waiting for "
+                "the deadline."
+            ),
+            "miss_alert_after": gettext_lazy(
+                "You get an email when a player misses this many deadlines in a row; a "
+                "missed move plays its default (nothing set aside, an honest bag, let pass)."
+            ),
+            "abandon_after": gettext_lazy(
+                "The game pauses itself when this many phases pass with nobody moving (0: never)."
+            ),
+            "away_pauses": gettext_lazy(
+                "A player may say they are away: the game waits for them rather than "
+                "playing their defaults."
+            ),
+            "away_cap_days": gettext_lazy("In the whole game."),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -193,7 +193,7 @@ class Phone:
         return self.page.inner_text("main")
 
     # --- the dev mailbox ------------------------------------------------------------------
-    def newest_email(self, address: str, screen: str | None = None) -> str:
+    def newest_email(self, address: str, screen: str | None = None, link=TABLE_LINK) -> str:
         """Open the address's newest email in the dev mailbox; returns its table link.
         Checks the email's own HTML at phone width too, and audits each kind of
         email (told by its headline) the first time one arrives."""
@@ -204,9 +204,7 @@ class Phone:
         page.wait_for_load_state()
         self.check("mailbox-message")
         href = (
-            page.frame_locator("iframe")
-            .get_by_role("link", name=TABLE_LINK)
-            .first.get_attribute("href")
+            page.frame_locator("iframe").get_by_role("link", name=link).first.get_attribute("href")
         )
         html_url = page.locator("iframe").get_attribute("src")
         # The email as a phone's mail app shows it: its HTML alone, at 390 px.

@@ -304,3 +304,18 @@ def test_any_bytes_in_an_answer_change_nothing(field):
     response = accept(path, "Bob", **{field: "\x00\xff" if field != "answer" else "\x00"})
     assert response.status_code in (302, 400)
     assert Invitation.objects.get(email="bob@example.org").status == "invited"
+
+
+def test_the_pace_preview_words_the_settings_and_changes_nothing():
+    client = signed_in("alice@example.org")
+    query = {"deadline_mode": "daily", "daily_time": "07:30", "deadline_timezone": "Asia/Tokyo"}
+    answer = client.get("/new/pace/", {**query, "skip_weekends": "on"})
+    assert answer.content.decode() == "One phase a day at 07:30 Tokyo time, weekends off"
+    spanish = client.get("/new/pace/", query, HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.content.decode() == "Una fase al día a las 07:30, hora de Tokyo, todos los días"
+    hours = {"deadline_mode": "duration", "market_minutes": "720", "load_minutes": "1440"}
+    assert client.get("/new/pace/", hours).content.decode() == (
+        "Market 12 hours, loading 1 day, inspection 1 day"
+    )
+    assert client.get("/new/pace/", {"deadline_timezone": "\x00"}).status_code == 200
+    assert not Lobby.objects.exists()
