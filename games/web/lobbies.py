@@ -24,7 +24,7 @@ from games.web import sign_in as sign_in_pages
 from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
 from games.web.new_game import NewTableForm
 from games.web.seat_settings import ZONES
-from games.web.views import _private, browser_language, in_language
+from games.web.views import _private, browser_language, in_browser_language, in_language
 
 LOBBY_ACTIONS = ("invite", "remove", "resend", "fill", "start", "cancel", "close_link", "open_link")
 
@@ -56,6 +56,7 @@ def facts(lobby: Lobby) -> dict:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def new_game(request):
     email = _signed_in(request)
     if email is None:
@@ -93,6 +94,7 @@ def new_game(request):
 
 
 @require_http_methods(["GET"])
+@in_browser_language
 def pace_preview(request):
     """The pace in words for the form's settings as they are now (the form's script
     asks as they change). Reads only; unreadable settings say nothing."""
@@ -101,9 +103,8 @@ def pace_preview(request):
     timing = {name: form.cleaned_data.get(name) for name in TIMING_FIELDS}
     if any(name in form.errors for name in ("deadline_mode", "daily_time", "deadline_timezone")):
         return HttpResponse("", content_type="text/plain; charset=utf-8")
-    with translation.override(browser_language(request)):
-        edition = form.cleaned_data.get("edition") or 2
-        return HttpResponse(pace.summary(timing, edition), content_type="text/plain; charset=utf-8")
+    edition = form.cleaned_data.get("edition") or 2
+    return HttpResponse(pace.summary(timing, edition), content_type="text/plain; charset=utf-8")
 
 
 def _initial_timing(form) -> dict:
@@ -138,6 +139,7 @@ def _game_page(lobby: Lobby) -> str:
 
 @never_cache
 @require_http_methods(["GET", "HEAD"])
+@in_browser_language
 def lobby_page(request, pk: int):
     if _signed_in(request) is None:
         return _to_sign_in(request)
@@ -171,6 +173,7 @@ def _moment(when, zone: str | None) -> str:
 
 
 @require_POST
+@in_browser_language
 def lobby_action(request, pk: int):
     if _signed_in(request) is None:
         return _to_sign_in(request)
@@ -244,18 +247,24 @@ def _invitation_language(request, invitation: Invitation) -> str:
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
 def invitation_page(request, token: str):
     invitation = lobbies.by_token(token)
     if invitation is None:
         return _gone(request, _("This invitation link is not one of ours."), None, 404)
     language = _invitation_language(request, invitation)
-    form = AcceptForm(
-        request.POST or None,
-        initial={"name": invitation.name, "timezone": invitation.timezone, "language": language},
-    )
-    if request.method == "POST":
-        return _answer(request, invitation, form)
-    return _show_invitation(request, invitation, form, language)
+    with translation.override(language):
+        form = AcceptForm(
+            request.POST or None,
+            initial={
+                "name": invitation.name,
+                "timezone": invitation.timezone,
+                "language": language,
+            },
+        )
+        if request.method == "POST":
+            return _answer(request, invitation, form)
+        return _show_invitation(request, invitation, form, language)
 
 
 def _show_invitation(request, invitation, form, language, status=200):
@@ -319,6 +328,7 @@ def _gone(request, why: str, lobby: Lobby | None, status: int = 410):
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
 def join_page(request, token: str):
     lobby = Lobby.objects.filter(join_token=token).first() if len(token) <= 64 else None
     if lobby is None:
@@ -374,6 +384,7 @@ def _join(request, lobby: Lobby, form: JoinForm, signed_in_as: str | None):
 @csrf_exempt  # RFC 8058's one-click POST comes from the mail app, with no token
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
 def never_invite(request, token: str):
     """GET: a page with one button (a scanner's GET changes nothing). POST: no
     invitation email to this address from now on."""
@@ -381,6 +392,11 @@ def never_invite(request, token: str):
     if invitation is None:
         return _gone(request, _("This link is not one of ours."), None, 404)
     language = _invitation_language(request, invitation)
+    with translation.override(language):
+        return _never_invite(request, invitation, language)
+
+
+def _never_invite(request, invitation: Invitation, language: str):
     if request.method == "POST":
         lobbies.never_invite(invitation.email)
         if request.POST.get("List-Unsubscribe") == "One-Click":

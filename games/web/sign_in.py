@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import sign_in
-from games.web.views import browser_language, in_language
+from games.web.views import browser_language, in_browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
@@ -86,6 +86,7 @@ def sign_in_as(request, email: str) -> None:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
@@ -103,6 +104,7 @@ def ask(request):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def code(request):
     """The code from the email, typed on the device that asked for it."""
     address = request.session.get(ASKED)
@@ -122,6 +124,7 @@ def code(request):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def link(request, token: str):
     """GET: a page with one button, so that a mail scanner following the link uses
     nothing up. POST: signs in, once."""
@@ -136,6 +139,7 @@ def link(request, token: str):
 
 
 @require_POST
+@in_browser_language
 def sign_out(request):
     auth.logout(request)
     messages.success(request, _("You are signed out."))

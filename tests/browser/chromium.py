@@ -119,7 +119,14 @@ class Phone:
     """One tab; every page it lands on is checked the way a person would."""
 
     def __init__(
-        self, browser, base_url: str, viewport=PHONE, prefix: str = "", zone=None, audit=True
+        self,
+        browser,
+        base_url: str,
+        viewport=PHONE,
+        prefix: str = "",
+        zone=None,
+        audit=True,
+        locale=None,
     ):
         mobile = viewport == PHONE
         self.context = browser.new_context(
@@ -128,12 +135,14 @@ class Phone:
             has_touch=mobile,
             base_url=base_url,
             timezone_id=zone,  # the device's time zone (None: the machine's)
+            locale=locale,  # the device's language, sent as Accept-Language
         )
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.base_url = base_url
         self.width = viewport["width"]
         self.prefix = prefix
+        self.spanish = (locale or "").startswith("es")  # the pages answer in Spanish
         self.console_errors: list[str] = []
         self.shots: Counter = Counter()
         self.email_kinds: set[str] = set()  # the email headlines audited already

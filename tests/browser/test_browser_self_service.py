@@ -14,19 +14,31 @@ from tests.browser.playing import set_aside
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-INVITATION = re.compile("Accept or decline|Confirm my seat")
-SIGN_IN = re.compile("Sign me in")
+INVITATION = re.compile("Accept or decline|Confirm my seat|Aceptar o rechazar|Confirmar mi asiento")
+SIGN_IN = re.compile("Sign me in|Entrar")
+
+
+SPANISH = {
+    "Email me a sign-in link": "Envíame un enlace para entrar",
+    "Sign me in": "Entrar",
+    "Accept": "Aceptar",
+    "Set up the game": "Preparar la partida",
+}
+
+
+def say(phone: Phone, words: str) -> str:
+    return SPANISH[words] if phone.spanish else words
 
 
 def sign_in_from_the_mailbox(phone: Phone, address: str, screen: str = "") -> None:
     """On the sign-in page: ask, then follow the emailed link and press its button."""
     page = phone.page
     page.fill("input[name=email]", address)
-    page.get_by_role("button", name="Email me a sign-in link").click()
+    page.get_by_role("button", name=say(phone, "Email me a sign-in link")).click()
     page.wait_for_url(re.compile(r"/sign-in/code/$"))
     link = phone.newest_email(address, screen and f"{screen}-email", link=SIGN_IN)
     page.goto(link)
-    page.get_by_role("button", name="Sign me in").click()
+    page.get_by_role("button", name=say(phone, "Sign me in")).click()
     page.wait_for_load_state()
 
 
@@ -36,9 +48,9 @@ def accept_invitation(phone: Phone, address: str, name: str, screen: str) -> Non
     phone.open(link, screen)
     phone.audit(screen)
     page.fill("input[name=name]", name)
-    page.get_by_role("button", name="Accept").click()
+    page.get_by_role("button", name=say(phone, "Accept"), exact=True).click()
     page.wait_for_load_state()
-    assert "You are in" in page.inner_text("main")
+    assert ("Estás dentro" if phone.spanish else "You are in") in page.inner_text("main")
     phone.check(f"{screen}-accepted")
 
 
@@ -108,5 +120,41 @@ def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     assert "This game has started" in text and "Alice" in text and "who set up this game" in text
     eve.audit("join-full")
     for phone in (alice, bob, carol, dave, eve):
+        assert not phone.console_errors, phone.console_errors
+        phone.close()
+
+
+def test_a_spanish_table_reads_every_new_screen_in_spanish(chromium, site):
+    """Ana's phone speaks Spanish: the sign-in, the form, the table's page and the
+    invitation she sends read in Spanish; Beto, invited, answers in Spanish."""
+    ana = Phone(chromium, site, prefix="es-ana-", zone="Europe/Madrid", locale="es-ES")
+    page = ana.page
+    ana.open("/new/")
+    sign_in_from_the_mailbox(ana, "ana@example.org", "sign-in")
+    page.wait_for_url(re.compile(r"/new/$"))
+    ana.check("new-game")
+    ana.audit("new-game")
+    assert "Prepara una partida" in page.inner_text("main")
+    assert "Has entrado." in page.inner_text(".messages")  # the sign-in's message too
+    page.wait_for_function(
+        "document.querySelector('#pace-now strong').textContent.includes('Madrid')"
+    )
+    assert "Una fase al día a las 18:00, hora de Madrid" in page.inner_text("#pace-now")
+    page.fill("#field-name", "Contrabandistas")
+    page.fill("#field-my_name", "Ana")
+    page.fill("#field-invitees", "Beto <beto@example.org>")
+    page.get_by_role("button", name=say(ana, "Set up the game")).click()
+    page.wait_for_url(re.compile(r"/new/\d+/$"))
+    ana.check("lobby")
+    ana.audit("lobby")
+    assert "1 de 4 asientos ocupados" in page.inner_text("main")
+    beto = Phone(chromium, site, prefix="es-beto-", zone="America/Mexico_City", locale="es-MX")
+    accept_invitation(beto, "beto@example.org", "Beto", "invitation")
+    join = page.input_value("#join-url")
+    page.get_by_role("button", name="Cerrar el enlace para unirse").click()
+    page.wait_for_load_state()
+    text = beto.expect_refusal(join, "join-closed", 410)
+    assert "ha cerrado este enlace" in text and "Ana" in text
+    for phone in (ana, beto):
         assert not phone.console_errors, phone.console_errors
         phone.close()
