@@ -319,3 +319,22 @@ def test_the_pace_preview_words_the_settings_and_changes_nothing():
     )
     assert client.get("/new/pace/", {"deadline_timezone": "\x00"}).status_code == 200
     assert not Lobby.objects.exists()
+
+
+def test_a_double_tap_on_set_up_sends_each_invitation_once():
+    organizer = signed_in("alice@example.org")
+    first = organizer.post("/new/", NEW_GAME, **ORIGIN)
+    second = organizer.post("/new/", NEW_GAME, **ORIGIN)
+    assert first["Location"] == second["Location"]
+    assert Lobby.objects.count() == 1
+    assert len(mails_to("bob@example.org")) == 1
+
+
+def test_new_games_are_paced_per_organizer(settings):
+    settings.LOBBIES_PER_ORGANIZER_DAILY = 2
+    organizer = signed_in("alice@example.org")
+    for name in ("One", "Two"):
+        create(organizer, name=name, invitees="")
+    refused = organizer.post("/new/", {**NEW_GAME, "name": "Three", "invitees": ""}, **ORIGIN)
+    assert refused.status_code == 400 and "many games today" in refused.content.decode()
+    assert Lobby.objects.count() == 2
