@@ -10,4 +10,4 @@ class GamesConfig(AppConfig):
         # tracking signal, the admin's pages and the Celery tasks.
         from games.core import timer_tasks  # noqa: F401
         from games.mail import send_tasks, settings_checks, tracking  # noqa: F401
-        from games.organizer import admin  # noqa: F401
+        from games.organizer import admin, lobby_admin  # noqa: F401

@@ -367,6 +367,8 @@ class Lobby(models.Model):
 
     name = models.CharField(max_length=100)
     organizer_email = models.EmailField(db_index=True)  # lower case
+    # How invitations and the join link name the organizer ("ask Alice").
+    organizer_name = models.CharField(max_length=60)
     organizer_language = models.CharField(max_length=8, default="en")
     # The engine's configuration without the player count, and the Game's deadline
     # settings (as game_setup.create_game takes them; times as "HH:MM").

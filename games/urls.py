@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import my_games, resend_links, seat_settings, sign_in, views
+from games.web import lobbies, my_games, resend_links, seat_settings, sign_in, views
 
 app_name = "games"
 urlpatterns = [
@@ -12,6 +12,13 @@ urlpatterns = [
     path("my/", my_games.page, name="my-games"),
     path("my/daily/", my_games.daily, name="my-daily"),
     path("links/", resend_links.resend_links, name="resend-links"),
+    path("new/", lobbies.new_game, name="new-game"),
+    path("new/pace/", lobbies.pace_preview, name="pace-preview"),
+    path("new/<int:pk>/", lobbies.lobby_page, name="lobby"),
+    path("new/<int:pk>/action/", lobbies.lobby_action, name="lobby-action"),
+    path("invitation/<str:token>/", lobbies.invitation_page, name="invitation"),
+    path("invitation/<str:token>/never/", lobbies.never_invite, name="never-invite"),
+    path("join/<str:token>/", lobbies.join_page, name="join"),
     path("play/<str:token>/", views.seat_page, name="seat"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),

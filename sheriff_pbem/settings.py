@@ -238,6 +238,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 300.0},
     "send-daily-emails": {"task": "games.tasks.send_daily_emails", "schedule": 300.0},
+    "start-due-lobbies": {"task": "games.tasks.start_due_lobbies", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -293,6 +294,11 @@ SIGN_IN_PER_ADDRESS_HOURLY = env_int("SIGN_IN_PER_ADDRESS_HOURLY", 5)
 SIGN_IN_PER_CLIENT_HOURLY = env_int("SIGN_IN_PER_CLIENT_HOURLY", 20)
 # A sign-in lasts this many days on its device (until "Sign out").
 SIGN_IN_DAYS = env_int("SIGN_IN_DAYS", 90)
+# Self-service games: each organizer's pace of new games and invitation emails,
+# and how soon one invitation may be sent again.
+LOBBIES_PER_ORGANIZER_DAILY = env_int("LOBBIES_PER_ORGANIZER_DAILY", 10)
+INVITATIONS_PER_ORGANIZER_DAILY = env_int("INVITATIONS_PER_ORGANIZER_DAILY", 40)
+INVITATION_RESEND_MINUTES = env_int("INVITATION_RESEND_MINUTES", 10)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 
 # --- health: /healthz/backlog and manage.py health (games/core/backlog.py) ------------------

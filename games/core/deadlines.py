@@ -124,7 +124,7 @@ def _is_weekend(day: date) -> bool:
     return day.weekday() >= _SATURDAY
 
 
-def _human(delta: timedelta) -> str:
+def human(delta: timedelta) -> str:
     """A short rendering of a duration in the active language: '7 days',
     '1 day 2 hours', '1 minute 30 seconds'."""
     seconds = int(delta.total_seconds())
@@ -262,7 +262,7 @@ def extend(
     if by > max_extension:
         raise ExtensionError(
             _("an extension may be at most %(most)s, got %(given)s")
-            % {"most": _human(max_extension), "given": _human(by)}
+            % {"most": human(max_extension), "given": human(by)}
         )
     now = _utc(now, "now")
     base = now if deadline is None else _utc(deadline, "deadline")

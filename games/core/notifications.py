@@ -52,10 +52,12 @@ PAUSED_ITSELF, IDLE_ALERT = "paused_itself", "idle_alert"  # nobody moved any mo
 UNDELIVERABLE_ALERT = "undeliverable_alert"  # a seat's address bounced for good
 MISS_ALERT = "miss_alert"  # a seat keeps missing its deadlines
 SIGN_IN = "sign_in"  # a person asked to sign in (about no game)
+INVITATION = "invitation"  # to a lobby's invitee: accept or decline
+TABLE_FULL = "table_full"  # to a lobby's organizer: every seat is taken, press Start
 LINKS = "links"  # a person asked for a link to each of their seats in play
 DAILY = "daily"  # a person's one email a day across all their games
-# Emails to a person, about no one game: rendered from their address when sent.
-TO_A_PERSON = (SIGN_IN, LINKS, DAILY)
+# Emails about no game in play: their params hold what they tell.
+PERSON_EMAILS = (SIGN_IN, INVITATION, TABLE_FULL, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
 # player): what they tell is kept in the row's params, as it is when they are owed.
 ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED)
@@ -372,6 +374,33 @@ def record_links(asked, language: str) -> list:
 def to_a_person(to: str, kind: str, key: str, **params) -> OutboxEmail:
     """An email to a person about no one game: the admin lists none of them."""
     return OutboxEmail(game=None, seat=None, key=key, kind=kind, to=to, params=params)
+
+
+def record_invitation(invitation) -> list:
+    """An invitation's email; each sending has a cause of its own (the organizer's
+    "send again"), and no sending is owed twice."""
+    email = OutboxEmail(
+        game=None,
+        seat=None,
+        key=f"invitation:{invitation.pk}:{invitation.sends}",
+        kind=INVITATION,
+        to=invitation.email,
+        params={"invitation": invitation.pk},
+    )
+    return save_owed([email])
+
+
+def record_table_full(lobby) -> list:
+    """Tell the organizer every seat is taken (once per lobby and seat count)."""
+    email = OutboxEmail(
+        game=None,
+        seat=None,
+        key=f"lobby:{lobby.pk}:full",
+        kind=TABLE_FULL,
+        to=lobby.organizer_email,
+        params={"lobby": lobby.pk},
+    )
+    return save_owed([email])
 
 
 def _as_owed(seat: Seat) -> dict:

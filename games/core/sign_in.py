@@ -132,14 +132,16 @@ def _use(sign_in: SignIn, now):
     if not _usable(sign_in, now):
         return None
     SignIn.objects.filter(pk=sign_in.pk).update(used_at=now)
+    return person_for(sign_in.email)
+
+
+def person_for(email: str):
+    """The person with this (proven) address, made on their first sign-in."""
+    email = email.lower()
     people = get_user_model().objects
-    person = people.filter(email__iexact=sign_in.email).order_by("pk").first()
+    person = people.filter(email__iexact=email).order_by("pk").first()
     if person is None:
         # The username is the address, or a digest of one too long for the column.
-        name = (
-            sign_in.email
-            if len(sign_in.email) <= 150
-            else hashlib.sha256(sign_in.email.encode()).hexdigest()
-        )
-        person = people.create_user(username=name, email=sign_in.email)
+        name = email if len(email) <= 150 else hashlib.sha256(email.encode()).hexdigest()
+        person = people.create_user(username=name, email=email)
     return person

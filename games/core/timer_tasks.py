@@ -21,7 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import daily_emails, notifications, timers
+from games.core import daily_emails, lobbies, notifications, timers
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,13 @@ def remind_game(game_id: int) -> int:
 @shared_task(name="games.tasks.end_bargaining", ignore_result=True)
 def end_bargaining(game_id: int) -> bool:
     return timers.end_bargaining(game_id)
+
+
+@shared_task(name="games.tasks.start_due_lobbies", ignore_result=True)
+def start_due_lobbies() -> int:
+    """Start the full tables whose start time has come (beat runs it every minute;
+    a table filled after its start time starts with its last acceptance)."""
+    return len(lobbies.start_due(timezone.now()))
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)

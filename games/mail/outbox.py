@@ -100,10 +100,8 @@ def render(email: OutboxEmail, now) -> None:
     """Write an owed email's body: a seat's from its view of the game as it is now,
     an alert from what its row recorded when it was owed."""
     game, seat = email.game, email.seat
-    if email.kind == notifications.SIGN_IN:
-        message = emails.render_sign_in(email.to, email.params, email.key)
-    elif email.kind in person_emails.RENDERERS:
-        message = person_emails.RENDERERS[email.kind](email.to, email.params, email.key)
+    if email.kind in notifications.PERSON_EMAILS:
+        message = person_emails.render_for_person(email.kind, email.to, email.params, email.key)
     elif seat is None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
     else:

@@ -4,71 +4,27 @@ piles, seed, deadlines) and the settings form of a game in play, with the checks
 A setting left empty takes the Game's default. The seats' own form (time zone,
 language) is here as well: it shares the time-zone check."""
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 from django import forms
 from django.conf import settings
-from django.core.validators import MaxValueValidator
 from django.utils.html import format_html
 
 from games import engine
-from games.core import deadlines, game_setup
-from games.engine import CARD_TYPES, EngineError
-from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
+from games.core import game_setup
+from games.engine import EngineError
+from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game, Seat
 from games.organizer import labels
-
-# The Game's deadline settings, as game_setup.create_game(timing=...) takes them.
-TIMING_FIELDS = (
-    "deadline_mode",
-    "market_minutes",
-    "market_turn_minutes",
-    "load_minutes",
-    "inspection_minutes",
-    "bargaining_minutes",
-    "black_market_minutes",
-    "daily_time",
-    "deadline_timezone",
-    "skip_weekends",
-    "reminder_minutes",
-    "advance_early",
-    "miss_alert_after",
-    "abandon_after",
-    "away_pauses",
-    "away_cap_days",
+from games.present.game_fields import (
+    BOOLEAN_OPTIONS,
+    PILE_FIELDS,
+    TIMING_FIELDS,
+    TIMING_LABELS,
+    DeadlineSettingsMixin,
+    PileField,
+    check_zone,
 )
-# The deadline settings as the organizer reads them (the model's names are for code).
-TIMING_LABELS = {
-    "deadline_mode": "Deadlines",
-    "market_minutes": "Market, minutes",
-    "market_turn_minutes": "Each market turn, minutes",
-    "load_minutes": "Load and declare, minutes",
-    "inspection_minutes": "Inspection, minutes",
-    "bargaining_minutes": "Bargaining time, minutes",
-    "black_market_minutes": "Black Market step, minutes",
-    "daily_time": "Daily time",
-    "deadline_timezone": "Deadline time zone",
-    "skip_weekends": "Skip weekends",
-    "reminder_minutes": "Reminder, minutes before",
-    "advance_early": "Advance early",
-    "miss_alert_after": "Alert me after this many misses",
-    "abandon_after": "Pause after this many phases nobody moved in",
-    "away_pauses": "Wait for away players",
-    "away_cap_days": "At most this many days of waiting",
-}
 
-
-def check_zone(name: str) -> str:
-    """``name`` stripped, if it is an IANA time zone the server knows; a form error
-    if not, before a deadline is ever computed in it."""
-    name = (name or "").strip()
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise forms.ValidationError(
-            f"Unknown time zone {name!r}; use an IANA name such as Europe/Paris or UTC."
-        ) from None
-    return name
+PROVISIONAL_PILES = labels.pile_values(BLACK_MARKET_VALUES)
 
 
 class SeatForm(forms.ModelForm):
@@ -82,39 +38,6 @@ class SeatForm(forms.ModelForm):
 
     def clean_timezone(self):
         return check_zone(self.cleaned_data["timezone"])
-
-
-class DeadlineSettingsMixin:
-    """The add and change forms' deadline settings: a setting left empty takes the
-    Game's default; no time is longer than a year; the zone must be a known IANA
-    zone; daily mode needs a time."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in TIMING_FIELDS:
-            field = self.fields.get(name)
-            model_field = Game._meta.get_field(name)
-            if field is not None and model_field.has_default() and field.required:
-                field.required = False
-            if field is not None and name.endswith("_minutes"):
-                field.validators.append(MaxValueValidator(deadlines.MAX_MINUTES))
-                field.widget.attrs["max"] = deadlines.MAX_MINUTES
-
-    def clean_deadline_timezone(self):
-        return check_zone(self.cleaned_data.get("deadline_timezone") or "UTC")
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in TIMING_FIELDS:
-            if name in self.fields and cleaned.get(name) in (None, "") and name not in self.errors:
-                model_field = Game._meta.get_field(name)
-                if model_field.has_default():
-                    cleaned[name] = model_field.get_default()
-        if cleaned.get("deadline_mode") == Game.DeadlineMode.DAILY and not cleaned.get(
-            "daily_time"
-        ):
-            self.add_error("daily_time", "Daily deadlines need a time of day.")
-        return cleaned
 
 
 class GameFieldsMixin:
@@ -135,42 +58,6 @@ class GameFieldsMixin:
             return game_setup.email_address(address)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
-
-
-# The new-game form's field for each Black Market pile.
-PILE_FIELDS = {kind: f"black_market_{kind}" for kind in BLACK_MARKET_TYPES}
-PROVISIONAL_PILES = labels.pile_values(BLACK_MARKET_VALUES)
-
-
-class PileField(forms.CharField):
-    """One Black Market pile's two card values, "30, 27"; blank: the provisional default.
-
-    One field per pile rather than two number boxes: a pile's two cards are read
-    together (the top one, then the one below), as ``creategame`` takes them
-    (``pepper=30,27``), and the form stays short for values seldom changed."""
-
-    def __init__(self, kind: str):
-        self.kind = kind
-        top, below = BLACK_MARKET_VALUES[kind]
-        super().__init__(
-            required=False,
-            max_length=20,
-            label=f"{CARD_TYPES[kind].label} pile",
-            help_text=f"Two values; blank: {top}, {below} (provisional).",
-            widget=forms.TextInput(attrs={"placeholder": f"{top}, {below}", "size": 8}),
-        )
-
-    def validate(self, value):
-        super().validate(value)
-        if value:
-            try:
-                game_setup.black_market_pile(self.kind, value)
-            except ValueError as error:
-                raise forms.ValidationError(str(error)) from None
-
-
-# The new-game form's yes-or-no options, named as GameConfig names them.
-BOOLEAN_OPTIONS = ("royal_goods", "seven_card_hand", "remove_ten", "black_market")
 
 
 class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):

@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -19,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core import people
 from games.present import my_games
 from games.web.seat_settings import ZONES, known_zone
-from games.web.views import browser_language, in_language
+from games.web.views import browser_language, in_browser_language, in_language
 
 HOURS = [("", gettext_lazy("No daily email"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
 NOT_A_ZONE = gettext_lazy("Choose a time zone from the list, such as Europe/Madrid.")
@@ -46,12 +45,10 @@ class DailyForm(forms.Form):
 
 
 def _page(request, form: DailyForm | None = None, status: int = 200):
-    """The page in the browser's language: its rows are worded as they are read."""
+    """The page (its rows worded in the language active: the view's, the browser's)."""
     email = request.user.email
-    language = browser_language(request)
-    with translation.override(language):
-        found = my_games.my_games(email)
-        sections = found.sections()
+    found = my_games.my_games(email)
+    sections = found.sections()
     if form is None:
         hour = found.person.daily_hour if found.person is not None else None
         initial = {"daily_hour": "" if hour is None else str(hour), "timezone": found.zone}
@@ -64,11 +61,12 @@ def _page(request, form: DailyForm | None = None, status: int = 200):
         "daily_url": reverse("games:my-daily"),
         "home_url": reverse("games:home"),
     }
-    return in_language(request, "my_games.html", context, status, language)
+    return in_language(request, "my_games.html", context, status)
 
 
 @never_cache
 @require_http_methods(["GET", "HEAD"])
+@in_browser_language
 def page(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), reverse("games:sign-in"))
@@ -77,6 +75,7 @@ def page(request):
 
 @never_cache
 @require_POST
+@in_browser_language
 def daily(request):
     """Turn the daily email across all games on (at an hour of the person's zone) or off."""
     if not request.user.is_authenticated:
@@ -88,12 +87,11 @@ def daily(request):
     language = browser_language(request)  # the daily email's: the page's, as it was read
     hour = form.cleaned_data["daily_hour"]
     people.choose_daily(email, hour, form.cleaned_data["timezone"], language)
-    with translation.override(language):  # the message reads as the page did
-        if hour is None:
-            said = _("No daily email: each game emails you as before.")
-        else:
-            said = _("Saved: one email a day across all your games, at %(hour)s your time.") % {
-                "hour": f"{hour:02d}:00"
-            }
-        messages.success(request, said)
+    if hour is None:
+        said = _("No daily email: each game emails you as before.")
+    else:
+        said = _("Saved: one email a day across all your games, at %(hour)s your time.") % {
+            "hour": f"{hour:02d}:00"
+        }
+    messages.success(request, said)
     return redirect("games:my-games")

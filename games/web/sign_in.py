@@ -11,20 +11,18 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import sign_in
-from games.web.views import browser_language, in_language
+from games.web.views import browser_language, in_browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
-NEXT = "sign_in_next"  # and the page to go back to once signed in (?next=)
-MAX_NEXT = 2000
+NEXT = "sign_in_next"  # and the page that sent the person to sign in, to go back to
 
 
 NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
@@ -60,55 +58,55 @@ class CodeForm(forms.Form):
     )
 
 
-def same_site(request, url: str) -> str:
-    """``url`` if it is a page of this site, else "": a ?next= never leads elsewhere."""
-    if url and len(url) <= MAX_NEXT and url.isprintable():
-        secure = request.is_secure()
-        hosts = {request.get_host()}
-        if url_has_allowed_host_and_scheme(url, allowed_hosts=hosts, require_https=secure):
-            return url
-    return ""
-
-
-def _signed_in(request, person):
-    """Sign in on this device; then back to the page that asked (?next=), or home."""
-    back = same_site(request, request.session.pop(NEXT, ""))
+def _sign_in(request, person) -> None:
+    going = request.session.get(NEXT)
     auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
     request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
-    _say(request, _("You are signed in."))
-    return redirect(back or "games:home")
+    if going:
+        request.session[NEXT] = going
 
 
-def _say(request, text_lazy) -> None:
-    """A message in the language the page is read in (no seat: the browser's)."""
-    with translation.override(browser_language(request)):
-        messages.success(request, str(text_lazy))
+def _remember_next(request) -> None:
+    """?next=: a page of this site only (never another's: an open redirect)."""
+    going = request.GET.get("next", "")
+    if not (going.isprintable() and len(going) <= 2000):  # a NUL byte, a page of junk
+        return
+    if going and url_has_allowed_host_and_scheme(going, allowed_hosts={request.get_host()}):
+        request.session[NEXT] = going
+
+
+def _signed_in_page(request):
+    messages.success(request, _("You are signed in."))
+    return redirect(request.session.pop(NEXT, None) or reverse("games:home"))
+
+
+def sign_in_as(request, email: str) -> None:
+    """Sign in the person whose address another email's link just proved (an
+    invitation's)."""
+    _sign_in(request, sign_in.person_for(email))
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
     form = AddressForm(request.POST or None)
-    asked = request.POST if request.method == "POST" else request.GET
-    back = same_site(request, asked.get("next", ""))
+    if request.method == "GET":
+        _remember_next(request)
     if request.method == "POST" and form.is_valid():
         address = form.cleaned_data["email"]
         client = sign_in.client_key(client_ip(request))
         sign_in.ask(address, client, browser_language(request))
         request.session[ASKED] = address
-        if back:
-            request.session[NEXT] = back
-        else:
-            request.session.pop(NEXT, None)
         return redirect("games:sign-in-code")
-    context = {"form": form, "next": back}
-    return in_language(request, "sign_in.html", context, status=400 if form.errors else 200)
+    return in_language(request, "sign_in.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def code(request):
     """The code from the email, typed on the device that asked for it."""
     address = request.session.get(ASKED)
@@ -119,7 +117,8 @@ def code(request):
         person = sign_in.use_code(address, form.cleaned_data["code"])
         if person is not None:
             request.session.pop(ASKED, None)
-            return _signed_in(request, person)
+            _sign_in(request, person)
+            return _signed_in_page(request)
         form.add_error("code", WRONG_CODE)
     context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
@@ -127,20 +126,23 @@ def code(request):
 
 @never_cache
 @require_http_methods(["GET", "POST"])
+@in_browser_language
 def link(request, token: str):
     """GET: a page with one button, so that a mail scanner following the link uses
     nothing up. POST: signs in, once."""
     if request.method == "POST":
         person = sign_in.use_link(token)
         if person is not None:
-            return _signed_in(request, person)  # back to ?next= if asked on this device
+            _sign_in(request, person)
+            return _signed_in_page(request)
     usable = sign_in.pending_by_token(token) is not None
     context = {"usable": usable, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)
 
 
 @require_POST
+@in_browser_language
 def sign_out(request):
     auth.logout(request)
-    _say(request, _("You are signed out."))
+    messages.success(request, _("You are signed out."))
     return redirect("games:home")

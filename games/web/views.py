@@ -7,6 +7,7 @@ filled in as it was sent, so nothing the player ticked or typed is lost. The
 page is built only from the seat's engine view and its projected log.
 """
 
+import functools
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -88,6 +89,18 @@ def browser_language(request) -> str:
     in the browser's language, if the site speaks it (settings.LANGUAGES)."""
     language = translation.get_language_from_request(request)
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def in_browser_language(view):
+    """The whole view in the browser's language: its refusals and messages too,
+    not only its template."""
+
+    @functools.wraps(view)
+    def speaking(request, *args, **kwargs):
+        with translation.override(browser_language(request)):
+            return view(request, *args, **kwargs)
+
+    return speaking
 
 
 def in_language(request, template: str, context=None, status=200, language=None):

@@ -119,7 +119,14 @@ class Phone:
     """One tab; every page it lands on is checked the way a person would."""
 
     def __init__(
-        self, browser, base_url: str, viewport=PHONE, prefix: str = "", zone=None, audit=True
+        self,
+        browser,
+        base_url: str,
+        viewport=PHONE,
+        prefix: str = "",
+        zone=None,
+        audit=True,
+        locale=None,
     ):
         mobile = viewport == PHONE
         self.context = browser.new_context(
@@ -128,12 +135,14 @@ class Phone:
             has_touch=mobile,
             base_url=base_url,
             timezone_id=zone,  # the device's time zone (None: the machine's)
+            locale=locale,  # the device's language, sent as Accept-Language
         )
         self.page = self.context.new_page()
         self.page.set_default_timeout(15_000)
         self.base_url = base_url
         self.width = viewport["width"]
         self.prefix = prefix
+        self.spanish = (locale or "").startswith("es")  # the pages answer in Spanish
         self.console_errors: list[str] = []
         self.shots: Counter = Counter()
         self.email_kinds: set[str] = set()  # the email headlines audited already
@@ -193,7 +202,7 @@ class Phone:
         return self.page.inner_text("main")
 
     # --- the dev mailbox ------------------------------------------------------------------
-    def newest_email(self, address: str, screen: str | None = None) -> str:
+    def newest_email(self, address: str, screen: str | None = None, link=TABLE_LINK) -> str:
         """Open the address's newest email in the dev mailbox; returns its table link.
         Checks the email's own HTML at phone width too, and audits each kind of
         email (told by its headline) the first time one arrives."""
@@ -204,9 +213,7 @@ class Phone:
         page.wait_for_load_state()
         self.check("mailbox-message")
         href = (
-            page.frame_locator("iframe")
-            .get_by_role("link", name=TABLE_LINK)
-            .first.get_attribute("href")
+            page.frame_locator("iframe").get_by_role("link", name=link).first.get_attribute("href")
         )
         html_url = page.locator("iframe").get_attribute("src")
         # The email as a phone's mail app shows it: its HTML alone, at 390 px.

@@ -4,57 +4,29 @@ button, tick cards, fill in the forms, press the buttons. See tests/browser/chro
 for what every screen is checked for; screenshots land in var/screenshots/.
 """
 
-import os
 import re
-from collections import Counter
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from games.core import game_setup, moves, timers
 from games.models import Game, Seat
-from sheriff_pbem.celery import app as celery_app
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Phone, require_browser
+from tests.browser.chromium import DESKTOP, Phone
+from tests.browser.playing import (
+    confirm,
+    decide,
+    gold,
+    load,
+    market_turn,
+    play_whatever_is_asked,
+    say_no_offer,
+    set_aside,
+)
 from tests.support.builders import rig
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SEED = "5eed" * 16
-LEGAL = ("Apples", "Cheese", "Bread", "Chicken")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the test's own
-    # ORM calls are still plain synchronous ones.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def site(live_server, settings):
-    """The live server as the dev stack runs it: links to itself, the dev mailbox
-    as every inbox, and each move's emails sent as soon as it commits."""
-    settings.SITE_URL = live_server.url
-    settings.EMAIL_BACKEND = "games.mail.dev_backend.DevMailboxBackend"
-    eager = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    yield live_server.url
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager
-
-
-@pytest.fixture
-def phone(chromium, site, request):
-    prefix = request.node.name.removeprefix("test_")[:24] + "-"
-    tab = Phone(chromium, site, prefix=prefix)
-    yield tab
-    tab.close()
 
 
 def new_game(names, edition: int) -> Game:
@@ -68,109 +40,6 @@ def new_game(names, edition: int) -> Game:
 
 def email(name: str) -> str:
     return f"{name.lower()}@example.org"
-
-
-# --- a player's choices, read off the page ------------------------------------------------
-def set_aside(phone: Phone, how_many: int, screen: str | None = None) -> None:
-    form = phone.move_form("set_aside")
-    phone.check(screen)
-    phone.tick(form, range(min(how_many, len(phone.tiles(form)))))
-    form.get_by_role("button", name="Set aside the ticked cards").click()
-    phone.submitted(expect="market choice is recorded")
-
-
-def load(phone: Phone, honest: bool, screen: str | None = None) -> str:
-    """Load and declare; returns what was declared. Honest: every card of the
-    commonest legal kind (up to 5). Lying: a contraband card if there is one,
-    else a legal card declared as another kind."""
-    form = phone.move_form("load_bag")
-    phone.check(screen)
-    tiles = phone.tiles(form)
-    legal = Counter(label for kind, label in tiles if kind == "legal")
-    contraband = [i for i, (kind, _) in enumerate(tiles) if kind != "legal"]
-    if honest and legal:
-        declared = legal.most_common(1)[0][0]
-        picks = [i for i, (_, label) in enumerate(tiles) if label == declared][:5]
-    elif contraband:
-        declared, picks = LEGAL[0], contraband[:1]
-    else:
-        carried = next(label for _, label in tiles)
-        declared = next(t for t in LEGAL if t != carried)
-        picks = [0]
-    phone.tick(form, picks)
-    form.locator("select[name=declared]").select_option(label=declared)
-    form.get_by_role("button", name="Close my bag").click()
-    phone.submitted(expect="bag is closed")
-    return declared
-
-
-CONFIRM = {"Let pass": "Yes, let it pass", "Inspect": "Yes, inspect it"}
-
-
-def decide(phone: Phone, merchant: str, verb: str, expect: str, screen: str = "") -> None:
-    """The Sheriff's button opens a confirmation; only its "Yes" makes the decision."""
-    decision = phone.page.locator(".decision", has=phone.page.locator(f"text={merchant}"))
-    # Each button's name says whose bag it decides (screen readers hear no layout).
-    decision.get_by_role("button", name=f"{verb} {merchant}'s bag…", exact=True).click()
-    confirm(phone, verb, screen, expect)
-
-
-def confirm(phone: Phone, verb: str, screen: str = "", expect: str | None = None) -> None:
-    page = phone.page
-    page.wait_for_load_state()
-    panel = page.locator("#confirm")
-    assert "This is final" in panel.inner_text()
-    phone.check(screen and f"{screen}-confirm")
-    panel.get_by_role("button", name=CONFIRM[verb]).click()
-    phone.submitted(screen or None, expect=expect)
-
-
-def say_no_offer(phone: Phone, screen: str | None = None) -> None:
-    phone.check(screen)
-    phone.move_form("say_no_offer").get_by_role("button", name="No offer from me").click()
-    phone.submitted(expect="The Sheriff now knows you have no offer")
-
-
-def gold(phone: Phone) -> int:
-    return int(phone.page.locator(".gold-pill").inner_text().split()[0])
-
-
-def play_whatever_is_asked(phone: Phone, link: str, turn: int, screen_prefix: str) -> bool:
-    """Open the table and make the move it asks for, if any; True if one was made."""
-    phone.open(link)
-    page = phone.page
-    if phone.move_form("set_aside").count():
-        set_aside(phone, turn % 3, f"{screen_prefix}market")
-    elif phone.move_form("market_turn").count():
-        market_turn(phone, turn)
-    elif phone.move_form("load_bag").count():
-        load(phone, honest=turn % 3 != 0, screen=f"{screen_prefix}load")
-    elif phone.move_form("say_no_offer").count():
-        say_no_offer(phone)
-    elif page.locator(".decision .decision-buttons").count():
-        phone.check(f"{screen_prefix}decide")
-        verb = "Inspect" if turn % 4 == 0 else "Let pass"
-        decision = page.locator(".decision", has=page.locator(".decision-buttons")).first
-        decision.get_by_role("button", name=re.compile(f"^{verb} .+'s bag…$")).click()
-        confirm(phone, verb)
-    else:
-        return False
-    return True
-
-
-def market_turn(phone: Phone, turn: int, screen: str | None = None) -> None:
-    """1st edition: set aside one card, take one back from the fuller discard pile."""
-    form = phone.move_form("market_turn")
-    phone.check(screen)
-    phone.tick(form, [0])
-    piles = form.locator("input[name^=from_pile_]")
-    maxima = [int(piles.nth(i).get_attribute("max")) for i in range(piles.count())]
-    fuller = max(range(len(maxima)), key=lambda i: maxima[i])
-    if maxima[fuller]:
-        piles.nth(fuller).fill("1")
-    form.locator("input[name=pile]").nth(turn % len(maxima)).check()
-    form.get_by_role("button", name="Take my market turn").click()
-    phone.submitted(expect="market turn is done")
 
 
 # --- the games --------------------------------------------------------------------------
@@ -583,9 +452,9 @@ def test_a_seat_that_floods_is_capped_then_slowed_and_the_whole_log_pages(phone,
             assert moves.submit(seat, withdraw, version=since, key=f"{seat.pk}w{i}").accepted
     phone.open(links.seat_url(ben), "offer-cap-near")
     assert "You may make or change 2 more offers" in phone.page.inner_text("section.negotiate")
-    for gold in ("2", "3"):
+    for amount in ("2", "3"):
         offer = phone.page.locator("section.negotiate form").first
-        offer.locator("input[name=gold]").fill(gold)
+        offer.locator("input[name=gold]").fill(amount)
         offer.get_by_role("button", name="Send the offer").click()
         phone.submitted(expect="offer is on the table")
     phone.check("offer-cap-reached")

@@ -4,7 +4,6 @@ next; chooses one email a day across all games and reads it in the dev mailbox,
 in Spanish too; and, signed out, has their links sent again from the home page.
 Screenshots land in var/screenshots/ (my-games-*)."""
 
-import os
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -12,8 +11,7 @@ import pytest
 
 from games.core import daily_emails
 from games.models import DevMail, Person
-from sheriff_pbem.celery import app as celery_app
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, Phone, require_browser
+from tests.browser.chromium import Phone
 from tests.support.person_games import PAT, new_game, played_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,32 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 MERCHANT = 1  # seat 0 is the first Sheriff, who has no market move
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def site(live_server, settings):
-    """The live server as the dev stack runs it: the dev mailbox as every inbox, and
-    each email sent as soon as it is owed."""
-    settings.SITE_URL = live_server.url
-    settings.EMAIL_BACKEND = "games.mail.dev_backend.DevMailboxBackend"
-    eager = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    yield live_server.url
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager
-
-
 @pytest.fixture
 def phone(chromium, site):
+    """A phone in Madrid (its zone is the one Pat's seats have)."""
     tab = Phone(chromium, site, prefix="my-games-", zone="Europe/Madrid")
     yield tab
     tab.close()

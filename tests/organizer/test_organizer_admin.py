@@ -410,3 +410,26 @@ def test_the_organizer_picks_a_seats_language(organizer):
     data["seats-1-language"] = "es"
     assert organizer.post(change_url(game), data).status_code == 302
     assert [seat.language for seat in game.seats.all()][:2] == ["en", "es"]
+
+
+def test_operators_read_lobbies_without_their_links_secrets(admin_client):
+    from games.core import lobbies
+    from games.models import Lobby
+
+    lobby = lobbies.open_lobby(
+        organizer_email="ann@example.org",
+        organizer_name="Ann",
+        organizer_language="en",
+        name="Gathering",
+        players=3,
+        config={"edition": 2},
+        timing={},
+        invitees=[game_setup.PlayerSpec("Bob", "bob@example.org")],
+    )
+    page = admin_client.get(f"/admin/games/lobby/{lobby.pk}/change/").content.decode()
+    assert "Gathering" in page and "bob@example.org" in page
+    invitation = lobby.invitations.get(email="bob@example.org")
+    assert lobby.join_token not in page and invitation.token not in page
+    probe = admin_client.get(f"/admin/games/lobby/?join_token__startswith={lobby.join_token[:2]}")
+    assert probe.status_code in (302, 400) or "Gathering" not in probe.content.decode()
+    assert Lobby.objects.count() == 1

@@ -70,5 +70,6 @@ def test_every_task_is_registered_once_django_is_ready():
     names = {name for name in app.tasks if name.startswith("games.")}
     assert names == {f"games.tasks.{task}" for task in DEADLINE_TASKS + EMAIL_TASKS} | {
         "games.tasks.send_digests",
+        "games.tasks.start_due_lobbies",
         "games.tasks.send_daily_emails",
     }

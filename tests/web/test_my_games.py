@@ -56,9 +56,8 @@ def test_signed_out_the_page_sends_to_the_sign_in_and_back_here():
     client = Client()
     response = client.get("/my/")
     assert response.status_code == 302 and response["Location"] == "/sign-in/?next=/my/"
-    form = client.get(response["Location"]).content.decode()
-    assert '<input type="hidden" name="next" value="/my/">' in form
-    client.post("/sign-in/", {"email": PAT, "next": "/my/"}, **ORIGIN)
+    assert client.get(response["Location"]).status_code == 200
+    client.post("/sign-in/", {"email": PAT}, **ORIGIN)
     deliver_pending()
     code = re.search(r"\b(\d{6})\b", inbox(PAT)[-1].body)[1]
     signed = client.post("/sign-in/code/", {"code": code}, **ORIGIN)
@@ -67,13 +66,13 @@ def test_signed_out_the_page_sends_to_the_sign_in_and_back_here():
 
 
 @pytest.mark.parametrize(
-    "elsewhere", ["https://evil.example/", "//evil.example/my/", "/my/\x00", "javascript:x"]
+    "elsewhere",
+    ["https://evil.example/", "//evil.example/my/", "/my/\x00", "javascript:x", "/" + "a" * 3000],
 )
 def test_a_next_to_another_site_is_ignored(elsewhere):
     client = Client()
-    form = client.get("/sign-in/", {"next": elsewhere}).content.decode()
-    assert 'name="next"' not in form
-    client.post("/sign-in/", {"email": PAT, "next": elsewhere}, **ORIGIN)
+    assert client.get("/sign-in/", {"next": elsewhere}).status_code == 200
+    client.post("/sign-in/", {"email": PAT}, **ORIGIN)
     deliver_pending()
     code = re.search(r"\b(\d{6})\b", inbox(PAT)[-1].body)[1]
     signed = client.post("/sign-in/code/", {"code": code}, **ORIGIN)
@@ -82,7 +81,8 @@ def test_a_next_to_another_site_is_ignored(elsewhere):
 
 def test_the_link_in_the_sign_in_email_comes_back_here_on_the_same_device():
     client = Client()
-    client.post("/sign-in/", {"email": PAT, "next": "/my/"}, **ORIGIN)
+    client.get("/sign-in/", {"next": "/my/"})
+    client.post("/sign-in/", {"email": PAT}, **ORIGIN)
     deliver_pending()
     link = re.search(r"http://testserver(/sign-in/[^/\s]+/)", inbox(PAT)[-1].body)[1]
     assert client.post(link, **ORIGIN)["Location"] == "/my/"

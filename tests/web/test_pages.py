@@ -175,6 +175,7 @@ def test_the_home_page_says_what_the_site_is_and_how_to_reach_a_game(client, gam
     assert "Lost your links?" in html and 'action="/links/' in html  # resend my links
     assert [f.action for f in forms_of(html)] == ["/links/"]  # no password form
     assert '<a class="button primary" href="/sign-in/">Sign in</a>' in html
+    assert '<a class="button secondary" href="/new/">Create a game</a>' in html
     assert game.name not in html and "Ben" not in html and "/play/" not in html  # no games
     assert client.head("/").status_code == 200
     assert client.post("/").status_code == 405

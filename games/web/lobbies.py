@@ -1,0 +1,407 @@
+"""A game gathered before it starts, on the site: the organizer's new-game form and
+the table's page (invite, remove, send again, put someone else in a seat, the join
+link, Start, cancel), an invitation's page (accept or decline), the join link's
+page and "never invite me again". GET only shows; every change is a POST."""
+
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.core import links, lobbies
+from games.models import Invitation, Lobby, Seat
+from games.present import pace
+from games.present.game_fields import TIMING_FIELDS
+from games.web import sign_in as sign_in_pages
+from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
+from games.web.new_game import NewTableForm
+from games.web.seat_settings import ZONES
+from games.web.views import _private, browser_language, in_browser_language, in_language
+
+LOBBY_ACTIONS = ("invite", "remove", "resend", "fill", "start", "cancel", "close_link", "open_link")
+
+
+def _signed_in(request) -> str | None:
+    user = request.user
+    return user.email.lower() if user.is_authenticated and user.email else None
+
+
+def _to_sign_in(request):
+    back = urlencode({"next": request.get_full_path()}, safe="/")
+    return redirect(f"{reverse('games:sign-in')}?{back}")
+
+
+def _render(request, template: str, context: dict, status: int = 200, language=None):
+    return _private(in_language(request, template, context, status=status, language=language))
+
+
+def facts(lobby: Lobby) -> dict:
+    """What every page of a lobby tells of the table (nothing chosen later)."""
+    seated = lobby.invitations.filter(status=Invitation.Status.ACCEPTED)
+    return {
+        "lobby": lobby,
+        "pace": pace.summary(lobby.timing, lobby.config.get("edition", 2)),
+        "seated": list(seated.values_list("name", flat=True)),
+        "taken": seated.count(),
+    }
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@in_browser_language
+def new_game(request):
+    email = _signed_in(request)
+    if email is None:
+        return _to_sign_in(request)
+    form = NewTableForm(request.POST or None, initial={"my_name": email.split("@", 1)[0]})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            lobby = lobbies.open_lobby(
+                organizer_email=email,
+                organizer_name=data["my_name"],
+                organizer_language=browser_language(request),
+                name=data["name"],
+                players=data["players"],
+                config=data["config"],
+                timing=form.timing(),
+                random_order=data["random_order"],
+                start_at=data["start_at"],
+                organizer_plays=data["i_play"],
+                organizer_timezone=data["deadline_timezone"],
+                invitees=data["invitees"],
+            )
+        except ValueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Your game is set up. Invite the players, then start it."))
+            return redirect("games:lobby", lobby.pk)
+    context = {
+        "form": form,
+        "zones": ZONES,
+        "pace": pace.summary(_initial_timing(form)),
+        "pace_url": reverse("games:pace-preview"),
+    }
+    return _render(request, "new_game.html", context, status=400 if form.errors else 200)
+
+
+@require_http_methods(["GET"])
+@in_browser_language
+def pace_preview(request):
+    """The pace in words for the form's settings as they are now (the form's script
+    asks as they change). Reads only; unreadable settings say nothing."""
+    form = NewTableForm(request.GET)
+    form.is_valid()  # the timing fields' values, where they are readable
+    timing = {name: form.cleaned_data.get(name) for name in TIMING_FIELDS}
+    if any(name in form.errors for name in ("deadline_mode", "daily_time", "deadline_timezone")):
+        return HttpResponse("", content_type="text/plain; charset=utf-8")
+    edition = form.cleaned_data.get("edition") or 2
+    return HttpResponse(pace.summary(timing, edition), content_type="text/plain; charset=utf-8")
+
+
+def _initial_timing(form) -> dict:
+    data = form.cleaned_data if form.is_bound and form.is_valid() else None
+    if data:
+        return form.timing()
+    return {name: field.initial for name, field in form.fields.items()}
+
+
+def _own_lobby(request, pk: int) -> Lobby | None:
+    email = _signed_in(request)
+    return Lobby.objects.filter(pk=pk, organizer_email=email).first() if email else None
+
+
+def _not_found(request):
+    context = {
+        "title": _("No such game"),
+        "message": _(
+            "There is no game of yours at this address. Are you signed in with "
+            "the address you set it up with?"
+        ),
+    }
+    return _render(request, "link_error.html", context, status=404)
+
+
+def _game_page(lobby: Lobby) -> str:
+    try:
+        return reverse("games:organize", args=[lobby.game_id])
+    except NoReverseMatch:
+        return reverse("games:home")
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+@in_browser_language
+def lobby_page(request, pk: int):
+    if _signed_in(request) is None:
+        return _to_sign_in(request)
+    lobby = _own_lobby(request, pk)
+    if lobby is None:
+        return _not_found(request)
+    if lobby.status == Lobby.Status.STARTED and lobby.game_id:
+        return redirect(_game_page(lobby))
+    shown = lobby.invitations.exclude(status=Invitation.Status.REMOVED)
+    context = {
+        **facts(lobby),
+        "invitations": list(shown),
+        "invite_form": InviteForm(),
+        "action_url": reverse("games:lobby-action", args=[lobby.pk]),
+        "join_url": settings.SITE_URL + reverse("games:join", args=[lobby.join_token]),
+        "open": lobby.status == Lobby.Status.OPEN,
+        "full": lobbies.is_full(lobby),
+        "live": shown.filter(status__in=lobbies.LIVE).count(),
+        "start_at": _moment(lobby.start_at, lobby.timing.get("deadline_timezone")),
+    }
+    return _render(request, "lobby.html", context)
+
+
+def _moment(when, zone: str | None) -> str:
+    if when is None:
+        return ""
+    from zoneinfo import ZoneInfo
+
+    local = when.astimezone(ZoneInfo(zone or "UTC"))
+    return f"{local:%Y-%m-%d %H:%M} {pace.zone_name(zone)}"
+
+
+@require_POST
+@in_browser_language
+def lobby_action(request, pk: int):
+    if _signed_in(request) is None:
+        return _to_sign_in(request)
+    lobby = _own_lobby(request, pk)
+    if lobby is None:
+        return _not_found(request)
+    action = request.POST.get("action", "")
+    back = redirect("games:lobby", lobby.pk)
+    if action not in LOBBY_ACTIONS:
+        messages.error(request, _("Unknown action; nothing was done."))
+        return back
+    try:
+        done = _act(request, lobby, action)
+    except (ValueError, Invitation.DoesNotExist) as error:
+        message = str(error) if isinstance(error, ValueError) else _("No such invitation.")
+        messages.error(request, _("%(why)s Nothing was done.") % {"why": message})
+        return back
+    if done:
+        messages.success(request, done)
+    if action == "start":
+        return redirect(_game_page(Lobby.objects.get(pk=lobby.pk)))
+    return back
+
+
+def _invitation_of(lobby: Lobby, request) -> Invitation:
+    raw = request.POST.get("invitation", "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 12):
+        raise Invitation.DoesNotExist
+    return lobby.invitations.get(pk=int(raw))
+
+
+def _act(request, lobby: Lobby, action: str) -> str:
+    if action in ("invite", "fill"):
+        form = InviteForm(request.POST)
+        if not form.is_valid():
+            raise ValueError(form.first_error())
+        invitee = form.cleaned_data["invitee"]
+        if action == "fill":
+            old = _invitation_of(lobby, request)
+            lobbies.fill(old.pk, invitee.name, invitee.email)
+        else:
+            lobbies.invite(lobby.pk, invitee.name, invitee.email)
+        return _("%(name)s is invited: an email is on its way.") % {"name": invitee.name}
+    if action == "remove":
+        invitation = lobbies.remove(_invitation_of(lobby, request).pk)
+        return _("%(name)s's invitation is withdrawn.") % {"name": invitation.name}
+    if action == "resend":
+        invitation = lobbies.resend(_invitation_of(lobby, request).pk)
+        return _("%(name)s's invitation was sent again.") % {"name": invitation.name}
+    if action == "start":
+        lobbies.start(lobby.pk)
+        return _("The game has started: every player gets their first email.")
+    if action == "cancel":
+        if not request.POST.get("confirm"):
+            raise ValueError(_("Tick the box to confirm cancelling."))
+        lobbies.cancel(lobby.pk)
+        return _("The game is cancelled.")
+    lobbies.set_join_link(lobby.pk, action == "open_link")
+    if action == "open_link":
+        return _("The join link works again.")
+    return _("The join link is closed: it now says so to anyone who opens it.")
+
+
+# -- the invitee's pages -------------------------------------------------------------
+
+
+def _invitation_language(request, invitation: Invitation) -> str:
+    """The organizer's language (the invitation's) until the invitee chooses theirs."""
+    return invitation.language or browser_language(request)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
+def invitation_page(request, token: str):
+    invitation = lobbies.by_token(token)
+    if invitation is None:
+        return _gone(request, _("This invitation link is not one of ours."), None, 404)
+    language = _invitation_language(request, invitation)
+    with translation.override(language):
+        form = AcceptForm(
+            request.POST or None,
+            initial={
+                "name": invitation.name,
+                "timezone": invitation.timezone,
+                "language": language,
+            },
+        )
+        if request.method == "POST":
+            return _answer(request, invitation, form)
+        return _show_invitation(request, invitation, form, language)
+
+
+def _show_invitation(request, invitation, form, language, status=200):
+    lobby = invitation.lobby
+    seat = _seat_of(invitation)
+    context = {
+        **facts(lobby),
+        "invitation": invitation,
+        "form": form,
+        "zones": ZONES,
+        "seat_url": links.seat_path(seat) if seat else "",
+        "answerable": invitation.status == Invitation.Status.INVITED
+        and lobby.status == Lobby.Status.OPEN
+        and not lobbies.is_full(lobby),
+    }
+    if invitation.status == Invitation.Status.INVITED and lobby.status == Lobby.Status.OPEN:
+        status = status if context["answerable"] else 410
+    return _render(request, "invitation.html", context, status=status, language=language)
+
+
+def _seat_of(invitation: Invitation) -> Seat | None:
+    lobby = invitation.lobby
+    if invitation.status != Invitation.Status.ACCEPTED or lobby.game_id is None:
+        return None
+    return Seat.objects.filter(game_id=lobby.game_id, email__iexact=invitation.email).first()
+
+
+def _answer(request, invitation: Invitation, form: AcceptForm):
+    answer = request.POST.get("answer")
+    if answer not in ("accept", "decline"):
+        form.add_error(None, _("Press Accept or Decline."))
+    if answer == "decline":
+        lobbies.decline(invitation.pk)
+        messages.success(request, _("You declined. Thank you for saying so."))
+        return redirect("games:invitation", invitation.token)
+    if form.errors or not form.is_valid():
+        language = _invitation_language(request, invitation)
+        return _show_invitation(request, invitation, form, language, status=400)
+    data = form.cleaned_data
+    try:
+        lobbies.accept(
+            invitation.pk,
+            name=data["name"],
+            timezone_name=data["timezone"],
+            language=data["language"],
+        )
+    except ValueError as error:
+        messages.error(request, str(error))
+        return redirect("games:invitation", invitation.token)
+    # The email proved the address: the invitee is signed in, unless someone is.
+    if not request.user.is_authenticated:
+        sign_in_pages.sign_in_as(request, invitation.email)
+    messages.success(request, _("You are in. Your first email comes when the game starts."))
+    return redirect("games:invitation", invitation.token)
+
+
+def _gone(request, why: str, lobby: Lobby | None, status: int = 410):
+    context = {"why": why, "lobby": lobby, "home_url": reverse("games:home")}
+    return _render(request, "join_gone.html", context, status=status)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
+def join_page(request, token: str):
+    lobby = Lobby.objects.filter(join_token=token).first() if len(token) <= 64 else None
+    if lobby is None:
+        return _gone(request, _("This join link is not one of ours."), None, 404)
+    refusal = _join_refusal(lobby)
+    if refusal:
+        return _gone(request, refusal, lobby)
+    email = _signed_in(request)
+    form = JoinForm(
+        request.POST or None,
+        signed_in_as=email,
+        initial={"email": email or "", "timezone": "UTC"},
+    )
+    if request.method == "POST" and form.is_valid():
+        return _join(request, lobby, form, email)
+    context = {**facts(lobby), "form": form, "zones": ZONES, "signed_in_as": email}
+    return _render(request, "join.html", context, status=400 if form.errors else 200)
+
+
+def _join_refusal(lobby: Lobby) -> str:
+    if lobby.status == Lobby.Status.CANCELLED:
+        return _("This game was cancelled by its organizer.")
+    if lobby.status == Lobby.Status.STARTED:
+        return _("This game has started: every seat was taken.")
+    if not lobby.join_open:
+        return _("The organizer has closed this join link.")
+    if lobbies.is_full(lobby):
+        return _("Every seat is taken.")
+    return ""
+
+
+def _join(request, lobby: Lobby, form: JoinForm, signed_in_as: str | None):
+    data = form.cleaned_data
+    language = browser_language(request)
+    try:
+        invitation = lobbies.join_by_link(
+            lobby, data["name"], data["email"], language, data["timezone"]
+        )
+        if signed_in_as and invitation.pk and invitation.email == signed_in_as:
+            lobbies.accept(
+                invitation.pk, name=data["name"], timezone_name=data["timezone"], language=language
+            )
+            messages.success(request, _("You are in. Your first email comes when the game starts."))
+            return redirect("games:invitation", invitation.token)
+    except ValueError as error:
+        form.add_error(None, str(error))
+        context = {**facts(lobby), "form": form, "zones": ZONES, "signed_in_as": signed_in_as}
+        return _render(request, "join.html", context, status=400)
+    context = {**facts(lobby), "address": data["email"]}
+    return _render(request, "join_sent.html", context)
+
+
+@csrf_exempt  # RFC 8058's one-click POST comes from the mail app, with no token
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+@in_browser_language
+def never_invite(request, token: str):
+    """GET: a page with one button (a scanner's GET changes nothing). POST: no
+    invitation email to this address from now on."""
+    invitation = lobbies.by_token(token)
+    if invitation is None:
+        return _gone(request, _("This link is not one of ours."), None, 404)
+    language = _invitation_language(request, invitation)
+    with translation.override(language):
+        return _never_invite(request, invitation, language)
+
+
+def _never_invite(request, invitation: Invitation, language: str):
+    if request.method == "POST":
+        lobbies.never_invite(invitation.email)
+        if request.POST.get("List-Unsubscribe") == "One-Click":
+            return _private(HttpResponse(_("Unsubscribed."), content_type="text/plain"))
+        context = {"done": True, "address": invitation.email}
+        return _render(request, "never_invite.html", context, language=language)
+    context = {"done": False, "address": invitation.email}
+    return _render(request, "never_invite.html", context, language=language)
