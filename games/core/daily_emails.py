@@ -20,7 +20,7 @@ def record_daily(now) -> list:
     zone (or later that day, should beat have been down at the hour), who has not
     had today's and plays or organizes a game in play at an address that takes mail."""
     due = []
-    for person in Person.objects.filter(daily_hour__isnull=False):
+    for person in Person.objects.filter(daily_hour__isnull=False).exclude(email=""):
         local = now.astimezone(notifications.local_zone(person.timezone))
         if local.hour >= person.daily_hour and person.last_daily_on != local.date():
             due.append((local.date(), person))

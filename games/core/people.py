@@ -25,6 +25,8 @@ def _shown(now) -> Q:
 
 def seats_of(email: str, now=None, *, in_play_only: bool = False) -> list:
     """The seats at ``email``, each with its game attached (its state included)."""
+    if not email.strip():  # an account with no address (an admin's) is nobody's seat
+        return []
     now = now or timezone.now()
     games = Game.objects.filter(Q(status=Game.Status.ACTIVE) if in_play_only else _shown(now))
     seats = Seat.objects.filter(email__iexact=email, game__in=games).select_related("game")
@@ -33,6 +35,8 @@ def seats_of(email: str, now=None, *, in_play_only: bool = False) -> list:
 
 def organized_by(email: str, now=None) -> list:
     """The games ``email`` organizes (whether or not they play in them)."""
+    if not email.strip():  # a game with no organizer is not everyone-without-an-address's
+        return []
     now = now or timezone.now()
     return list(Game.objects.filter(_shown(now), organizer_email__iexact=email).order_by("pk"))
 
@@ -53,7 +57,7 @@ def person(email: str) -> Person | None:
 
 def choose_daily(email: str, hour: int | None, zone: str, language: str) -> Person:
     """One email a day across all their games at ``hour`` of ``zone`` (None: none);
-    the row is made on the first choice. A new hour may send today's email still."""
+    the row is made on the first choice (today's email, once sent, is not sent again)."""
     with transaction.atomic():
         chosen, _made = Person.objects.update_or_create(
             email=email.strip().lower(),

@@ -68,9 +68,15 @@ def _page(request, form: DailyForm | None = None, status: int = 200):
 @require_http_methods(["GET", "HEAD"])
 @in_browser_language
 def page(request):
-    if not request.user.is_authenticated:
+    if not _address(request):
         return redirect_to_login(request.get_full_path(), reverse("games:sign-in"))
     return _page(request)
+
+
+def _address(request) -> str:
+    """The signed-in person's address; "" for nobody (or an account without one, an
+    admin's, which signing in by email gives one)."""
+    return request.user.email.strip() if request.user.is_authenticated else ""
 
 
 @never_cache
@@ -78,7 +84,7 @@ def page(request):
 @in_browser_language
 def daily(request):
     """Turn the daily email across all games on (at an hour of the person's zone) or off."""
-    if not request.user.is_authenticated:
+    if not _address(request):
         return redirect_to_login(reverse("games:my-games"), reverse("games:sign-in"))
     form = DailyForm(request.POST)
     if not form.is_valid():

@@ -323,3 +323,14 @@ def test_the_page_reads_in_the_browsers_language(client):
     assert "Elige las cartas que apartas" in html and "Ronda 1 de " in html
     assert "Plazo: " in html and "Falta por jugar: tú, Ben" in html
     assert "Your move" not in html and "Waiting" not in html
+
+
+def test_an_account_with_no_address_is_sent_to_sign_in_by_email(client):
+    """An admin's account may have no address: the games with no organizer are not
+    its, and it chooses no daily email."""
+    new_game("No organizer", seat=MERCHANT)
+    signed_in(client, "")
+    assert client.get("/my/")["Location"] == "/sign-in/?next=/my/"
+    client.post("/my/daily/", {"daily_hour": "8", "timezone": "UTC"}, **ORIGIN)
+    assert not Person.objects.exists()
+    assert my_games.my_games("").rows == [] and my_games.my_games("  ").rows == []
