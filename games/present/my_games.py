@@ -60,7 +60,6 @@ class Row:
     links: tuple = ()
     section: int = WAITING
     order: tuple = field(default=(), compare=False)  # within the section
-    seat_id: int | None = None  # the person's seat, for a game they play
 
     @property
     def key(self) -> tuple:
@@ -147,7 +146,7 @@ def seat_row(seat: Seat, raw_names: list, zone: str, organizes: bool, base: str 
     names = user_text.names(raw_names)
     found = [Link(str(TABLE), base + links.seat_path(seat))]
     found += _organize(game, base) if organizes else []
-    shared = {"name": game.name, "links": tuple(found), "seat_id": seat.pk}
+    shared = {"name": game.name, "links": tuple(found)}
     if game.status != Game.Status.ACTIVE:
         return _over(game, turn.view, names, zone, shared)
     halted = clock.halted(game, zone)
