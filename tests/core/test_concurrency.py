@@ -79,3 +79,37 @@ def test_two_seats_moving_at_once_are_serialized():
     game.refresh_from_db()
     assert game.engine_state().phase.kind == "load"  # both merchants' choices counted once
     assert_log_consistent(game)
+
+
+def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
+    from games.core import lobbies
+
+    lobby = lobbies.open_lobby(
+        organizer_email="ann@example.org",
+        organizer_name="Ann",
+        organizer_language="en",
+        name="Last seat",
+        players=3,
+        config={"edition": 2},
+        timing={},
+        invitees=[game_setup.PlayerSpec("Ben", "ben@example.org")],
+    )
+    lobbies.accept(
+        lobby.invitations.get(email="ben@example.org").pk,
+        name="Ben",
+        timezone_name="UTC",
+        language="en",
+    )
+    both = [lobbies.join_by_link(lobby, n, f"{n}@example.org", "en", "UTC") for n in ("cid", "dee")]
+
+    def take(invitation):
+        try:
+            return lobbies.accept(
+                invitation.pk, name=invitation.name, timezone_name="UTC", language="en"
+            )
+        except lobbies.LobbyError as error:
+            return error
+
+    outcomes = run_together(*[lambda i=i: take(i) for i in both])
+    assert sorted(type(o).__name__ for o in outcomes) == ["Invitation", "LobbyError"]
+    assert lobbies.taken(lobby) == 3
