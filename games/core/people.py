@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Game, Person, Seat
+from games.models import Game, Invitation, Lobby, Person, Seat
 
 
 def _shown(now) -> Q:
@@ -39,6 +39,28 @@ def organized_by(email: str, now=None) -> list:
         return []
     now = now or timezone.now()
     return list(Game.objects.filter(_shown(now), organizer_email__iexact=email).order_by("pk"))
+
+
+def lobbies_of(email: str) -> list:
+    """The games ``email`` is gathering (set up on the site, not started), each with
+    its invitations, in two statements."""
+    if not email.strip():
+        return []
+    found = Lobby.objects.filter(organizer_email=email.lower(), status=Lobby.Status.OPEN)
+    return list(found.prefetch_related("invitations").order_by("pk"))
+
+
+def invitations_of(email: str) -> list:
+    """The invitations at ``email`` to games still being gathered by someone else:
+    those awaiting an answer, and those accepted (the game has yet to start)."""
+    if not email.strip():
+        return []
+    found = Invitation.objects.filter(
+        email=email.lower(),
+        status__in=(Invitation.Status.INVITED, Invitation.Status.ACCEPTED),
+        lobby__status=Lobby.Status.OPEN,
+    ).exclude(via=Invitation.Via.ORGANIZER)
+    return list(found.select_related("lobby").order_by("lobby_id"))
 
 
 def names_at(game_ids) -> dict:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from games import engine
 from games.core import links, people
 from games.models import Game, Seat
-from games.present import clock, presenters
+from games.present import clock, pace, presenters
 from games.present.roles import waiting_to_speak
 from games.words import user_text
 
@@ -115,7 +115,60 @@ def my_games(email: str, now=None, base: str = "") -> MyGames:
         for seat in seats
     ]
     rows += [organized_row(game, names.get(game.pk, []), zone, base) for game in only_organized]
+    rows += [lobby_row(lobby, base) for lobby in people.lobbies_of(email)]
+    rows += [invitation_row(invitation, base) for invitation in people.invitations_of(email)]
     return MyGames(person=found, zone=zone, rows=ordered(rows))
+
+
+def _seats_line(taken: int, seats: int) -> str:
+    return _("%(taken)d of %(seats)d seats taken") % {"taken": taken, "seats": seats}
+
+
+def lobby_row(lobby, base: str = "") -> Row:
+    """A game the person is gathering: theirs to start once every seat is taken."""
+    taken = sum(1 for i in lobby.invitations.all() if i.status == "accepted")
+    full = taken >= lobby.players
+    url = base + reverse("games:lobby", args=[lobby.pk])
+    return Row(
+        name=lobby.name,
+        badge=pgettext("a badge", "Ready to start") if full else pgettext("a badge", "Gathering"),
+        tone="to-play" if full else "waiting",
+        line=_("Every seat is taken: press Start.") if full else _seats_line(taken, lobby.players),
+        details=(pace.summary(lobby.timing, lobby.config.get("edition", 2)),),
+        links=(Link(_("Open the game's page"), url),),
+        section=YOUR_MOVE if full else WAITING,
+        order=(not full, NEVER, lobby.name.casefold()),
+    )
+
+
+def invitation_row(invitation, base: str = "") -> Row:
+    """An invitation: to answer (the person's move), or accepted (waiting for the start)."""
+    lobby = invitation.lobby
+    url = base + reverse("games:invitation", args=[invitation.token])
+    details = (pace.summary(lobby.timing, lobby.config.get("edition", 2)),)
+    organizer = user_text.isolate(lobby.organizer_name)
+    if invitation.status == "invited":
+        return Row(
+            name=lobby.name,
+            badge=pgettext("a badge", "Invited"),
+            tone="to-play",
+            line=_("%(organizer)s invites you: accept or decline.") % {"organizer": organizer},
+            details=details,
+            links=(Link(_("Accept or decline"), url),),
+            section=YOUR_MOVE,
+            order=(True, NEVER, lobby.name.casefold()),
+        )
+    return Row(
+        name=lobby.name,
+        badge=pgettext("a badge", "You are in"),
+        tone="waiting",
+        line=_("The game starts once every seat is taken and %(organizer)s presses Start.")
+        % {"organizer": organizer},
+        details=details,
+        links=(Link(_("Open the invitation"), url),),
+        section=WAITING,
+        order=(True, NEVER, lobby.name.casefold()),
+    )
 
 
 @dataclass(frozen=True)

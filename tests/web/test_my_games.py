@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.core import links
 from games.engine.invariants import hidden_perturbation
-from games.models import Game, Person
+from games.models import Game, Invitation, Person
 from games.present import my_games
 from tests.support.fixtures_pages import forms_of
 from tests.support.mailplay import deliver_pending, inbox
@@ -180,8 +180,9 @@ def test_the_page_reads_in_a_few_statements_for_ten_games(client, django_assert_
     cancelled(new_game("Cancelled", seat=MERCHANT, organizer=PAT))
     signed_in(client)
     # The session, its user, the person's choices, their seats with their games,
-    # the games they organize, the names at those tables.
-    with django_assert_max_num_queries(6) as counted:
+    # the games they organize, the names at those tables; the games they gather
+    # (and those games' invitations), their invitations.
+    with django_assert_max_num_queries(9) as counted:
         html = page(client)
     assert len(rows_of(html)) == 10, rows_of(html)
     print(f"My games of a person in 10 games: {len(counted)} statements")
@@ -334,3 +335,41 @@ def test_an_account_with_no_address_is_sent_to_sign_in_by_email(client):
     client.post("/my/daily/", {"daily_hour": "8", "timezone": "UTC"}, **ORIGIN)
     assert not Person.objects.exists()
     assert my_games.my_games("").rows == [] and my_games.my_games("  ").rows == []
+
+
+def test_games_being_gathered_and_invitations_have_their_rows(client):
+    from games.core import game_setup, lobbies
+
+    def gathering(organizer: str, name: str, players: int, invitees=()):
+        return lobbies.open_lobby(
+            organizer_email=organizer,
+            organizer_name=organizer.split("@")[0].title(),
+            organizer_language="en",
+            name=name,
+            players=players,
+            config={"edition": 2},
+            timing={"deadline_mode": "daily", "daily_time": "18:00"},
+            invitees=[game_setup.PlayerSpec(n.title(), f"{n}@example.org") for n in invitees],
+        )
+
+    mine = gathering(PAT, "Mine to start", 3, ["ann", "bo"])
+    for invitation in mine.invitations.exclude(email=PAT):
+        lobbies.accept(invitation.pk, name=invitation.name, timezone_name="UTC", language="en")
+    gathering(PAT, "Mine, gathering", 4, ["cy"])
+    asked = gathering("zed@example.org", "Zed asks", 4, ["pat"])
+    gathering("yan@example.org", "Yan, accepted", 4, ["pat"])
+    accepted = Invitation.objects.get(lobby__name="Yan, accepted", email="pat@example.org")
+    lobbies.accept(accepted.pk, name="Pat", timezone_name="UTC", language="en")
+    gathering("xo@example.org", "Not Pat's", 4, ["ann"])
+    signed_in(client)
+    html = page(client)
+    assert rows_of(html) == [
+        ("Mine to start", "Ready to start"),
+        ("Zed asks", "Invited"),
+        ("Mine, gathering", "Gathering"),
+        ("Yan, accepted", "You are in"),
+    ]
+    assert f"/new/{mine.pk}/" in html and "1 of 4 seats taken" in html
+    invitation = asked.invitations.get(email="pat@example.org")
+    assert f"/invitation/{invitation.token}/" in html
+    assert "One phase a day at 18:00 UTC time, every day" in html
