@@ -8,6 +8,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.core import deadlines, notifications
@@ -17,10 +19,9 @@ from games.core.timers import advance
 from games.models import Game, Seat
 from games.words.narrate import REPLACED, SEAT_REPLACED
 
-STALE = "The game changed meanwhile; nothing was done."
-
-
-NOT_ACTIVE = "This game is no longer in play."
+# Said in the language active when refused (the organizer's page's, or the admin's).
+STALE = gettext_lazy("The game changed meanwhile; nothing was done.")
+NOT_ACTIVE = gettext_lazy("This game is no longer in play.")
 
 
 def _control(
@@ -32,9 +33,9 @@ def _control(
     with transaction.atomic():
         game = locked_game(game_id)
         if game.version != expected_version:
-            raise ServiceError("stale", STALE)
+            raise ServiceError("stale", str(STALE))
         if game.status != Game.Status.ACTIVE:
-            raise ServiceError("not_active", NOT_ACTIVE)
+            raise ServiceError("not_active", str(NOT_ACTIVE))
         fields = change(game) or {}
         command = {"type": "note", **(note if isinstance(note, dict) else {"text": note})}
         state, events = engine.apply(game.engine_state(), command)
@@ -52,7 +53,7 @@ def pause(game_id: int, *, expected_version: int, now=None) -> Game:
 
     def change(game):
         if game.paused_at is not None:
-            raise ServiceError("already_paused", "The game is already paused.")
+            raise ServiceError("already_paused", _("The game is already paused."))
         return {"paused_at": now}
 
     return _control(game_id, expected_version, "The game is paused.", change, now, "paused")
@@ -64,7 +65,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
 
     def change(game):
         if game.paused_at is None:
-            raise ServiceError("not_paused", "The game is not paused.")
+            raise ServiceError("not_paused", _("The game is not paused."))
         return {
             "paused_at": None,
             "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
@@ -101,8 +102,8 @@ def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
     transition: a form posted twice finds the version moved on."""
     if not advance(game_id, expected_version=expected_version, now=now, force=True):
         if Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).exists():
-            raise ServiceError("stale", STALE)
-        raise ServiceError("not_active", NOT_ACTIVE)
+            raise ServiceError("stale", str(STALE))
+        raise ServiceError("not_active", str(NOT_ACTIVE))
     return Game.objects.get(pk=game_id)
 
 

@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.core import deadlines, game_setup
@@ -65,9 +66,8 @@ def check_zone(name: str) -> str:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise forms.ValidationError(
-            f"Unknown time zone {name!r}; use an IANA name such as Europe/Paris or UTC."
-        ) from None
+        text = _("Unknown time zone %(zone)s; use an IANA name such as Europe/Paris or UTC.")
+        raise forms.ValidationError(text % {"zone": repr(name)}) from None
     return name
 
 

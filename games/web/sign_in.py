@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import sign_in
-from games.web.views import browser_language, in_language
+from games.present.page_language import browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code

@@ -15,8 +15,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
-from django.utils import timezone, translation
-from django.utils.cache import patch_vary_headers
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -28,6 +27,7 @@ from games.models import GameEvent
 from games.present import clock, game_log, presenters
 from games.present.move_fields import sent_back
 from games.present.moves import MOVES
+from games.present.page_language import in_language
 from games.web.forms import FormError, parse_move
 from games.words import i18n, narrate, user_text
 from games.words.typed_text import whole_number
@@ -64,22 +64,6 @@ def home(request):
         "sign_out_url": reverse("games:sign-out"),
     }
     return in_language(request, "home.html", context)
-
-
-def browser_language(request) -> str:
-    """A page with no seat behind it (the home page, a refused link or form) reads
-    in the browser's language, if the site speaks it (settings.LANGUAGES)."""
-    language = translation.get_language_from_request(request)
-    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-
-def in_language(request, template: str, context=None, status=200, language=None):
-    """A page rendered in ``language`` (default: the browser's), which caches keep
-    apart by the browser's language."""
-    with translation.override(language or browser_language(request)):
-        response = render(request, template, context, status=status, using="jinja")
-    patch_vary_headers(response, ["Accept-Language"])
-    return response
 
 
 @never_cache
