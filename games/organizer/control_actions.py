@@ -29,10 +29,14 @@ NO_SUCH_SEAT = gettext_lazy("No such seat in this game; nothing was done.")
 class Outcome:
     done: bool  # False: refused, and nothing changed
     message: str
+    status: int = 200  # refused: 400 for what the form said, 409 for the game's state
+
+
+def _refused(message) -> Outcome:
+    return Outcome(False, str(message), 400)
 
 
 class ReplacePlayerForm(forms.Form):
-    seat = forms.IntegerField(label=gettext_lazy("Seat"))
     name = forms.CharField(label=gettext_lazy("Name"), max_length=game_setup.MAX_PLAYER_NAME)
     email = forms.EmailField(label=gettext_lazy("Email"), max_length=game_setup.MAX_EMAIL)
     # Left empty, the seat keeps its zone (the forms fill in the seat's own).
@@ -74,16 +78,16 @@ def perform(game: Game, data, zone: str, when=deadlines.format_for) -> Outcome:
     words a time as {"local", "utc"} for the messages, in ``zone``."""
     version = whole_number(data.get("version"))
     if version is None:
-        return Outcome(False, _("The form was incomplete; nothing was done."))
+        return _refused(_("The form was incomplete; nothing was done."))
     action = data.get("action", "")
     if action not in CONTROL:
-        return Outcome(False, _("Unknown control; nothing was done."))
+        return _refused(_("Unknown control; nothing was done."))
     try:
         return CONTROL[action](game, data, version, zone, when)
-    except game_writes.ServiceError as error:
-        return Outcome(False, error.message)
+    except game_writes.ServiceError as error:  # e.g. the game changed meanwhile
+        return Outcome(False, error.message, 400 if error.code == "bad_extension" else 409)
     except EngineError as error:
-        return Outcome(False, refusal_messages.message(error))
+        return Outcome(False, refusal_messages.message(error), 409)
 
 
 def _pause(game, data, version, zone, when):
@@ -102,7 +106,7 @@ def _resume(game, data, version, zone, when):
 def _extend(game, data, version, zone, when):
     hours = whole_number(data.get("hours"))
     if hours is None:
-        return Outcome(False, _("Give the extension as a whole number of hours."))
+        return _refused(_("Give the extension as a whole number of hours."))
     game = controls.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
     deadline = when(game.phase_deadline, zone)
     text = _("The deadline is now %(local)s (%(utc)s).")
@@ -116,19 +120,19 @@ def _advance(game, data, version, zone, when):
 
 def _cancel(game, data, version, zone, when):
     if not data.get("confirm"):
-        return Outcome(False, _("Tick the box to confirm cancelling; nothing was done."))
+        return _refused(_("Tick the box to confirm cancelling; nothing was done."))
     controls.cancel(game.pk, expected_version=version)
     return Outcome(True, _("The game is cancelled."))
 
 
 def _replace(game, data, version, zone, when):
+    seat = _seat(game, data)
+    if seat is None:
+        return _refused(NO_SUCH_SEAT)
     form = ReplacePlayerForm(data)
     if not form.is_valid():
-        return Outcome(False, _("%(error)s Nothing was done.") % {"error": first_error(form)})
+        return _refused(_("%(error)s Nothing was done.") % {"error": first_error(form)})
     fields = form.cleaned_data
-    seat = Seat.objects.filter(game=game, pk=fields["seat"]).first()
-    if seat is None:
-        return Outcome(False, str(NO_SUCH_SEAT))
     old_name, old_email = seat.name, seat.email
     try:
         seat = controls.replace_player(
@@ -139,7 +143,7 @@ def _replace(game, data, version, zone, when):
             timezone_name=fields["timezone"],
         )
     except ValueError as error:
-        return Outcome(False, _("%(error)s Nothing was done.") % {"error": error})
+        return _refused(_("%(error)s Nothing was done.") % {"error": error})
     said = {"new": seat.name, "seat": seat.index + 1, "old": old_name}
     if old_email.lower() != seat.email.lower():
         text = _(
@@ -155,13 +159,18 @@ def _replace(game, data, version, zone, when):
 
 
 def _resend(game, data, version, zone, when):
-    seat_id = whole_number(data.get("seat"))
-    seat = Seat.objects.filter(game=game, pk=seat_id).first() if seat_id is not None else None
+    seat = _seat(game, data)
     if seat is None:
-        return Outcome(False, str(NO_SUCH_SEAT))
+        return _refused(NO_SUCH_SEAT)
     controls.resend_email(seat.pk, expected_version=version)
     text = _("%(name)s was sent their current email (with their link) again.")
     return Outcome(True, text % {"name": seat.name})
+
+
+def _seat(game, data) -> Seat | None:
+    """The game's seat the form names (by its id), if it is one."""
+    seat_id = whole_number(data.get("seat"))
+    return Seat.objects.filter(game=game, pk=seat_id).first() if seat_id is not None else None
 
 
 CONTROL = {

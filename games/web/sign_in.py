@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -21,6 +22,8 @@ from games.present.page_language import browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
+NEXT = "sign_in_next"  # and the page to go back to once signed in (?next=), if any
+MAX_NEXT = 500
 
 
 NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
@@ -56,9 +59,24 @@ class CodeForm(forms.Form):
     )
 
 
-def _sign_in(request, person) -> None:
+def _sign_in(request, person):
+    """Sign ``person`` in; the page to go to: the one that asked for it, else home."""
+    back = request.session.pop(NEXT, None)  # before the login, which may empty the session
     auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
     request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
+    messages.success(request, _("You are signed in."))
+    return redirect(back or "games:home")
+
+
+def _safe_next(request) -> str:
+    """The ?next= page, if it is a plain path on this site (never another site's
+    address, nor a scheme such as javascript:); else ""."""
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    same_site = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    plain = back.isascii() and back.isprintable() and " " not in back  # a header's value
+    return back if same_site and plain and back.startswith("/") and len(back) <= MAX_NEXT else ""
 
 
 @never_cache
@@ -72,8 +90,10 @@ def ask(request):
         client = sign_in.client_key(client_ip(request))
         sign_in.ask(address, client, browser_language(request))
         request.session[ASKED] = address
+        request.session[NEXT] = _safe_next(request)
         return redirect("games:sign-in-code")
-    return in_language(request, "sign_in.html", {"form": form}, status=400 if form.errors else 200)
+    context = {"form": form, "next": _safe_next(request)}
+    return in_language(request, "sign_in.html", context, status=400 if form.errors else 200)
 
 
 @never_cache
@@ -88,9 +108,7 @@ def code(request):
         person = sign_in.use_code(address, form.cleaned_data["code"])
         if person is not None:
             request.session.pop(ASKED, None)
-            _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _sign_in(request, person)
         form.add_error("code", WRONG_CODE)
     context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
@@ -104,9 +122,7 @@ def link(request, token: str):
     if request.method == "POST":
         person = sign_in.use_link(token)
         if person is not None:
-            _sign_in(request, person)
-            messages.success(request, _("You are signed in."))
-            return redirect("games:home")
+            return _sign_in(request, person)
     usable = sign_in.pending_by_token(token) is not None
     context = {"usable": usable, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)
