@@ -17,19 +17,26 @@ from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
 from games.core.timers import advance
 from games.models import Game, Seat
-from games.words.narrate import REPLACED, SEAT_REPLACED
+from games.words.narrate import (
+    DEADLINE_EXTENDED,
+    GAME_CANCELLED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    LINK_RESENT,
+    REPLACED,
+    SEAT_REPLACED,
+)
 
 # Said in the language active when refused (the organizer's page's, or the admin's).
 STALE = gettext_lazy("The game changed meanwhile; nothing was done.")
 NOT_ACTIVE = gettext_lazy("This game is no longer in play.")
 
 
-def _control(
-    game_id: int, expected_version: int, note: str | dict, change, now, announce: str = ""
-) -> Game:
+def _control(game_id: int, expected_version: int, note: dict, change, now, announce="") -> Game:
     """One organizer control: the change, a note in the log and, with ``announce``
-    (an email kind), an email to every player in the same commit. ``note``: its
-    text, or the note command's fields (``text``, ``code``, ``params``)."""
+    (an email kind), an email to every player in the same commit. ``note``: the
+    note command's fields (``text``, in English for the records, and the ``code``
+    and ``params`` each reader's log says it from, games.words.narrate)."""
     with transaction.atomic():
         game = locked_game(game_id)
         if game.version != expected_version:
@@ -37,7 +44,7 @@ def _control(
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", str(NOT_ACTIVE))
         fields = change(game) or {}
-        command = {"type": "note", **(note if isinstance(note, dict) else {"text": note})}
+        command = {"type": "note", **note}
         state, events = engine.apply(game.engine_state(), command)
         commit_state(game, state, events, now)
         if fields:
@@ -56,7 +63,8 @@ def pause(game_id: int, *, expected_version: int, now=None) -> Game:
             raise ServiceError("already_paused", _("The game is already paused."))
         return {"paused_at": now}
 
-    return _control(game_id, expected_version, "The game is paused.", change, now, "paused")
+    note = {"text": "The game is paused.", "code": GAME_PAUSED}
+    return _control(game_id, expected_version, note, change, now, "paused")
 
 
 def resume(game_id: int, *, expected_version: int, now=None) -> Game:
@@ -75,7 +83,8 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             "bargaining_until": deadlines.resume(game.bargaining_until, game.paused_at, now),
         }
 
-    return _control(game_id, expected_version, "The game resumes.", change, now, "resumed")
+    note = {"text": "The game resumes.", "code": GAME_RESUMED}
+    return _control(game_id, expected_version, note, change, now, "resumed")
 
 
 def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> Game:
@@ -91,7 +100,11 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
         reminder = deadlines.reminder_time(policy(game), new_deadline, now)
         return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
 
-    note = f"The deadline is extended to {shown}."
+    note = {
+        "text": f"The deadline is extended to {shown}.",
+        "code": DEADLINE_EXTENDED,
+        "params": {"until": new_deadline.isoformat()},
+    }
     return _control(game_id, expected_version, note, change, now, "extended")
 
 
@@ -118,7 +131,7 @@ def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
             "finished_at": now,
         }
 
-    note = "The organizer cancelled the game."
+    note = {"text": "The organizer cancelled the game.", "code": GAME_CANCELLED}
     return _control(game_id, expected_version, note, change, now, "cancelled")
 
 
@@ -131,7 +144,11 @@ def resend_email(seat_id: int, *, expected_version: int, now=None) -> Game:
     def change(game):
         notifications.record_resend(game, seat)
 
-    note = f"The organizer sent {seat.name} their link again."
+    note = {
+        "text": f"The organizer sent {seat.name} their link again.",
+        "code": LINK_RESENT,
+        "params": {"name": seat.name},
+    }
     return _control(seat.game_id, expected_version, note, change, now)
 
 

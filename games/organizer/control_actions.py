@@ -109,6 +109,8 @@ def _extend(game, data, version, zone, when):
         return _refused(_("Give the extension as a whole number of hours."))
     game = controls.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
     deadline = when(game.phase_deadline, zone)
+    if deadline["is_utc"]:  # once is enough
+        return Outcome(True, _("The deadline is now %(when)s.") % {"when": deadline["local"]})
     text = _("The deadline is now %(local)s (%(utc)s).")
     return Outcome(True, text % {"local": deadline["local"], "utc": deadline["utc"]})
 

@@ -269,6 +269,14 @@ CSRF_CAUSES = {
 }
 
 
+# The same, for a control on the organizer's page (games.organizer.page).
+ORGANIZER_NOT_DONE = gettext_lazy(
+    "Nothing was done. This site needs its cookie to know that a form really comes from "
+    "its own page, sent from this site's address: allow cookies for this site, open the "
+    "organizer's page again and repeat what you did."
+)
+
+
 def csrf_cause(reason: str) -> str:
     """Django's CSRF failure reason -> one of CSRF_CAUSES."""
     if reason.startswith(("Origin checking failed", "Referer checking failed")):
@@ -281,10 +289,14 @@ def csrf_cause(reason: str) -> str:
 def csrf_failure(request, reason=""):
     """A refused form: say which cause was detected, and lead back to the seat's
     table when the form was posted to a valid seat link (in the seat's language;
-    else in the browser's)."""
+    else in the browser's), or to the organizer's page from one of its controls."""
     title, message = CSRF_CAUSES[csrf_cause(reason)]  # Django logs the reason itself
     table, language = None, None
     match = request.resolver_match or _resolve(request.path_info)
+    if match is not None and match.view_name == "games:organize-control":
+        back = reverse("games:organize", kwargs=match.kwargs)
+        context = {"title": title, "message": ORGANIZER_NOT_DONE, "back": back}
+        return in_language(request, "organize_refused.html", context, 403)
     if match is not None and match.view_name == "games:seat":
         try:
             language = i18n.language_of(links.resolve(match.kwargs["token"]))

@@ -130,6 +130,9 @@ def test_a_post_without_the_csrf_token_is_refused(game):
     response = strict.post(control_url(game), {"action": "pause", "version": game.version})
     assert response.status_code == 403
     assert unchanged(game) == before
+    text = visible(response.content.decode())
+    assert "Nothing was done." in text and "move" not in text
+    assert f'href="{page_url(game)}"' in response.content.decode()
 
 
 def test_the_pages_own_forms_pass_the_csrf_check(game):
