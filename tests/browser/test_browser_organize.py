@@ -136,4 +136,3 @@ def test_someone_else_signed_in_is_told_there_is_no_game_of_theirs(phone):
     phone.check("not-yours")
     assert "No game of yours here" in page.inner_text("main")
     assert "Friday table" not in page.content()
-
