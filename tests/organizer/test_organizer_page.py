@@ -119,6 +119,7 @@ def test_get_changes_nothing_and_the_control_address_takes_only_posts(org, game)
     before = unchanged(game)
     for _ in range(3):
         html(org, game)
+    assert org.head(page_url(game)).status_code == 200
     response = org.get(control_url(game), {"action": "cancel", "version": game.version})
     assert response.status_code == 405
     assert unchanged(game) == before
@@ -248,6 +249,12 @@ def test_pause_resume_extend_and_advance_redirect_back_with_a_message(org, game)
     status, notes, _page = post(org, game, "advance")
     assert fresh(game).engine_state().phase.since > phase
     assert notes == ["The game moved on: the missing moves got their defaults."]
+
+
+def test_an_extension_in_a_utc_game_says_its_deadline_once(org, game):
+    Game.objects.filter(pk=game.pk).update(deadline_timezone="UTC")
+    _status, notes, _page = post(org, game, "extend", hours="1")
+    assert notes[0].startswith("The deadline is now") and notes[0].count("UTC") == 1
 
 
 def test_cancel_needs_its_box_ticked(org, game):
