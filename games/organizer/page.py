@@ -132,7 +132,6 @@ def _context(game: Game, organizer: Organizer, sent: dict) -> dict:
         "status": labels.label(labels.STATUSES, game.status),
         "game": overview(game, zone, clock.deadline),
         "halted": clock.halted(game, zone),
-        "zone": zone,
         "own_seat": organizer.seat.pk if organizer.seat is not None else None,
         "control_url": reverse("games:organize-control", args=[game.pk]),
         "zones": clock.ZONES,

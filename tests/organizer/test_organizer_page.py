@@ -348,11 +348,10 @@ READ_BY = {
 FINE = {("name", v) for v in ("٣", "９", "-1", "1e9", "9" * 40, NASTY[3])} | {("timezone", "")}
 
 
-@pytest.mark.parametrize("field", list(READ_BY))
-@pytest.mark.parametrize("value", NASTY)
+@pytest.mark.parametrize(
+    ("field", "value"), [(f, v) for f in READ_BY for v in NASTY if (f, v) not in FINE]
+)
 def test_any_bytes_in_a_field_get_a_clear_message_and_change_nothing(org, game, field, value):
-    if (field, value) in FINE:
-        pytest.skip("a fine value for this field")
     before = unchanged(game)
     emails = OutboxEmail.objects.count()
     for action in READ_BY[field]:
