@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.organizer import page as organizer_page
 from games.web import lobbies, my_games, resend_links, seat_settings, sign_in, views
 
 app_name = "games"
@@ -19,6 +20,8 @@ urlpatterns = [
     path("invitation/<str:token>/", lobbies.invitation_page, name="invitation"),
     path("invitation/<str:token>/never/", lobbies.never_invite, name="never-invite"),
     path("join/<str:token>/", lobbies.join_page, name="join"),
+    path("organize/<int:pk>/", organizer_page.organize, name="organize"),
+    path("organize/<int:pk>/control/", organizer_page.control, name="organize-control"),
     path("play/<str:token>/", views.seat_page, name="seat"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),

@@ -20,6 +20,7 @@ pytest.register_assert_rewrite(
     "tests.support",
     "tests.browser.chromium",
     "tests.organizer.organizer_games",
+    "tests.organizer.organizer_page",
     "tests.web.six_seat_pages",
     "tests.words.narrated_tables",
 )

@@ -8,6 +8,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import engine
 from games.core import deadlines, notifications
@@ -15,28 +17,34 @@ from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
 from games.core.timers import advance
 from games.models import Game, Seat
-from games.words.narrate import REPLACED, SEAT_REPLACED
+from games.words.narrate import (
+    DEADLINE_EXTENDED,
+    GAME_CANCELLED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    LINK_RESENT,
+    REPLACED,
+    SEAT_REPLACED,
+)
 
-STALE = "The game changed meanwhile; nothing was done."
+# Said in the language active when refused (the organizer's page's, or the admin's).
+STALE = gettext_lazy("The game changed meanwhile; nothing was done.")
+NOT_ACTIVE = gettext_lazy("This game is no longer in play.")
 
 
-NOT_ACTIVE = "This game is no longer in play."
-
-
-def _control(
-    game_id: int, expected_version: int, note: str | dict, change, now, announce: str = ""
-) -> Game:
+def _control(game_id: int, expected_version: int, note: dict, change, now, announce="") -> Game:
     """One organizer control: the change, a note in the log and, with ``announce``
-    (an email kind), an email to every player in the same commit. ``note``: its
-    text, or the note command's fields (``text``, ``code``, ``params``)."""
+    (an email kind), an email to every player in the same commit. ``note``: the
+    note command's fields (``text``, in English for the records, and the ``code``
+    and ``params`` each reader's log says it from, games.words.narrate)."""
     with transaction.atomic():
         game = locked_game(game_id)
         if game.version != expected_version:
-            raise ServiceError("stale", STALE)
+            raise ServiceError("stale", str(STALE))
         if game.status != Game.Status.ACTIVE:
-            raise ServiceError("not_active", NOT_ACTIVE)
+            raise ServiceError("not_active", str(NOT_ACTIVE))
         fields = change(game) or {}
-        command = {"type": "note", **(note if isinstance(note, dict) else {"text": note})}
+        command = {"type": "note", **note}
         state, events = engine.apply(game.engine_state(), command)
         commit_state(game, state, events, now)
         if fields:
@@ -52,10 +60,11 @@ def pause(game_id: int, *, expected_version: int, now=None) -> Game:
 
     def change(game):
         if game.paused_at is not None:
-            raise ServiceError("already_paused", "The game is already paused.")
+            raise ServiceError("already_paused", _("The game is already paused."))
         return {"paused_at": now}
 
-    return _control(game_id, expected_version, "The game is paused.", change, now, "paused")
+    note = {"text": "The game is paused.", "code": GAME_PAUSED}
+    return _control(game_id, expected_version, note, change, now, "paused")
 
 
 def resume(game_id: int, *, expected_version: int, now=None) -> Game:
@@ -64,7 +73,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
 
     def change(game):
         if game.paused_at is None:
-            raise ServiceError("not_paused", "The game is not paused.")
+            raise ServiceError("not_paused", _("The game is not paused."))
         return {
             "paused_at": None,
             "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
@@ -74,7 +83,8 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             "bargaining_until": deadlines.resume(game.bargaining_until, game.paused_at, now),
         }
 
-    return _control(game_id, expected_version, "The game resumes.", change, now, "resumed")
+    note = {"text": "The game resumes.", "code": GAME_RESUMED}
+    return _control(game_id, expected_version, note, change, now, "resumed")
 
 
 def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> Game:
@@ -90,7 +100,11 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
         reminder = deadlines.reminder_time(policy(game), new_deadline, now)
         return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
 
-    note = f"The deadline is extended to {shown}."
+    note = {
+        "text": f"The deadline is extended to {shown}.",
+        "code": DEADLINE_EXTENDED,
+        "params": {"until": new_deadline.isoformat()},
+    }
     return _control(game_id, expected_version, note, change, now, "extended")
 
 
@@ -101,8 +115,8 @@ def advance_now(game_id: int, *, expected_version: int, now=None) -> Game:
     transition: a form posted twice finds the version moved on."""
     if not advance(game_id, expected_version=expected_version, now=now, force=True):
         if Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).exists():
-            raise ServiceError("stale", STALE)
-        raise ServiceError("not_active", NOT_ACTIVE)
+            raise ServiceError("stale", str(STALE))
+        raise ServiceError("not_active", str(NOT_ACTIVE))
     return Game.objects.get(pk=game_id)
 
 
@@ -117,7 +131,7 @@ def cancel(game_id: int, *, expected_version: int, now=None) -> Game:
             "finished_at": now,
         }
 
-    note = "The organizer cancelled the game."
+    note = {"text": "The organizer cancelled the game.", "code": GAME_CANCELLED}
     return _control(game_id, expected_version, note, change, now, "cancelled")
 
 
@@ -130,7 +144,11 @@ def resend_email(seat_id: int, *, expected_version: int, now=None) -> Game:
     def change(game):
         notifications.record_resend(game, seat)
 
-    note = f"The organizer sent {seat.name} their link again."
+    note = {
+        "text": f"The organizer sent {seat.name} their link again.",
+        "code": LINK_RESENT,
+        "params": {"name": seat.name},
+    }
     return _control(seat.game_id, expected_version, note, change, now)
 
 

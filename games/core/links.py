@@ -56,9 +56,15 @@ def unsubscribe_url(seat: Seat) -> str:
     return settings.SITE_URL + reverse("games:unsubscribe", args=[make_token(seat)])
 
 
+def organize_url(game: Game) -> str:
+    """The organizer's own page for the game (games.organizer.page): it asks them to
+    sign in with the game's organizer address."""
+    return settings.SITE_URL + reverse("games:organize", args=[game.pk])
+
+
 def admin_url(game: Game) -> str:
-    """The game's page in the organizer's admin (it asks the organizer to log in),
-    on the admin's own host when it has one."""
+    """The game's page in the admin (it asks for a staff login), on the admin's own
+    host when it has one: where the site's operators change a game's settings."""
     base = settings.ADMIN_SITE_URL or settings.SITE_URL
     return base + reverse("admin:games_game_change", args=[game.pk])
 

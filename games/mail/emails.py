@@ -352,7 +352,7 @@ def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
         "seat": seat,
         "seat_number": seat.index + 1,
         "missed": game.miss_alert_after,
-        "admin_url": links.admin_url(game),
+        "organize_url": links.organize_url(game),
     }
     subject = _("%(subject)s — %(name)s is missing deadlines") % {
         "subject": game.subject,
@@ -381,7 +381,7 @@ def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -
         "seat": seat,
         "seat_number": seat.index + 1,
         "problem": problem,
-        "admin_url": links.admin_url(game),
+        "organize_url": links.organize_url(game),
     }
     subject = _("%(subject)s — email to %(name)s does not arrive") % {
         "subject": game.subject,
@@ -394,7 +394,12 @@ def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -
 def render_idle_alert(game: Game, key: str) -> dict:
     """To the organizer: nobody moved for ``abandon_after`` phases, so the game
     paused itself; how to resume it."""
-    context = {"game": game, "idle": game.idle_phases, "admin_url": links.admin_url(game)}
+    context = {
+        "game": game,
+        "idle": game.idle_phases,
+        "organize_url": links.organize_url(game),
+        "admin_url": links.admin_url(game),  # where the game's settings are changed
+    }
     subject = _("%(subject)s — the game paused itself") % {"subject": game.subject}
     return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))
 

@@ -16,32 +16,9 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.core import controls, deadlines, game_writes
-from games.engine import EngineError
-from games.models import Game, GameEvent, Seat
-from games.organizer import labels, records
-from games.organizer.game_form import check_zone
-
-CONTROLS = ("pause", "resume", "extend", "advance", "cancel", "replace", "resend")
-MAX_EXTENSION_HOURS = int(deadlines.MAX_EXTENSION / timedelta(hours=1))
-
-
-class ReplacePlayerForm(forms.Form):
-    seat = forms.IntegerField()
-    name = forms.CharField(max_length=60)
-    email = forms.EmailField()
-    # Left empty, the seat keeps its zone (the page fills in the seat's own).
-    timezone = forms.CharField(max_length=64, required=False)
-
-    def clean_name(self):
-        name = self.cleaned_data["name"].strip()
-        if any(c in name for c in "<>\r\n"):
-            raise forms.ValidationError("A name may not contain < > or line breaks.")
-        return name
-
-    def clean_timezone(self):
-        zone = self.cleaned_data["timezone"].strip()
-        return check_zone(zone) if zone else ""
+from games.models import Game
+from games.organizer import control_actions, labels, records
+from games.organizer.overview import overview
 
 
 class OpenRecordForm(forms.Form):
@@ -57,22 +34,6 @@ class OpenRecordForm(forms.Form):
             return records.check_reason(self.cleaned_data["reason"])
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
-
-
-def _whole_number(raw) -> int | None:
-    """A control's number in ASCII digits, short enough for any column and for a
-    timedelta; else None. (int() also takes '١' and overflows both.)"""
-    raw = (raw or "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
-
-
-def _first_error(form: forms.Form) -> str:
-    for field, errors in form.errors.items():
-        if field in form.fields:
-            label = form.fields[field].label or field.replace("_", " ")
-            return f"{label.capitalize()}: {errors[0]}"
-        return errors[0]
-    return "Please check the form."
 
 
 class OrganizerControls:
@@ -168,29 +129,10 @@ class OrganizerControls:
         return TemplateResponse(request, "admin/games/game/open_record.html", context)
 
     def _controls_panel(self, game: Game) -> dict:
-        state = game.engine_state()
-        names = labels.seat_names(game)
-        active = game.status == Game.Status.ACTIVE
-        paused = labels.moment(game.paused_at, game.deadline_timezone) if game.paused_at else ""
-        deadline = None
-        if game.phase_deadline is not None:
-            deadline = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
-        events = GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True)
         return {
+            **overview(game, game.deadline_timezone),
             "url": reverse("admin:games_game_control", args=[game.pk]),
-            "version": game.version,  # for the forms' compare-and-set only; never shown
-            "active": active,
             "status": game.get_status_display(),
-            "phase": labels.phase_line(game.state, names),
-            "waiting": labels.waiting_for(state, names) if active else "",
-            "deadline": deadline,
-            "paused_at": paused,
-            "max_hours": MAX_EXTENSION_HOURS,
-            "seats": [
-                {"seat": seat, "delivery": labels.delivery(seat, game.deadline_timezone)}
-                for seat in game.seats.all()
-            ],
-            "log": labels.game_log(state, events.iterator(chunk_size=500), names),
         }
 
     def control_view(self, request, object_id):
@@ -203,91 +145,6 @@ class OrganizerControls:
             raise Http404("No such game.")
         if not self.has_change_permission(request, game):
             raise PermissionDenied
-        back = HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
-        version = _whole_number(request.POST.get("version"))
-        if version is None:
-            messages.error(request, "The form was incomplete; nothing was done.")
-            return back
-        action = request.POST.get("action", "")
-        if action not in CONTROLS:
-            messages.error(request, "Unknown control; nothing was done.")
-            return back
-        handler = getattr(self, f"_control_{action}")
-        try:
-            success_message = handler(request, game, version)
-        except game_writes.ServiceError as error:
-            messages.error(request, error.message)
-        except EngineError as error:
-            messages.error(request, error.message)
-        else:
-            if success_message:
-                messages.success(request, success_message)
-        return back
-
-    def _control_pause(self, request, game, version):
-        controls.pause(game.pk, expected_version=version)
-        return "The game is paused: no deadline passes and no reminder goes out until you resume."
-
-    def _control_resume(self, request, game, version):
-        controls.resume(game.pk, expected_version=version)
-        return "The game resumes; the deadline moved by the time spent paused."
-
-    def _control_extend(self, request, game, version):
-        hours = _whole_number(request.POST.get("hours"))
-        if hours is None:
-            messages.error(request, "Give the extension as a whole number of hours.")
-            return None
-        game = controls.extend(game.pk, expected_version=version, by=timedelta(hours=hours))
-        new_deadline = deadlines.format_for(game.phase_deadline, game.deadline_timezone)
-        return f"The deadline is now {new_deadline['local']} ({new_deadline['utc']})."
-
-    def _control_advance(self, request, game, version):
-        controls.advance_now(game.pk, expected_version=version)
-        return "The game moved on: the missing moves got their defaults."
-
-    def _control_cancel(self, request, game, version):
-        if not request.POST.get("confirm"):
-            messages.error(request, "Tick the box to confirm cancelling; nothing was done.")
-            return None
-        controls.cancel(game.pk, expected_version=version)
-        return "The game is cancelled."
-
-    def _control_replace(self, request, game, version):
-        form = ReplacePlayerForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, f"{_first_error(form)} Nothing was done.")
-            return None
-        data = form.cleaned_data
-        seat = Seat.objects.filter(game=game, pk=data["seat"]).first()
-        if seat is None:
-            messages.error(request, "No such seat in this game; nothing was done.")
-            return None
-        old_name, old_email = seat.name, seat.email
-        try:
-            seat = controls.replace_player(
-                seat.pk,
-                expected_version=version,
-                name=data["name"],
-                email=data["email"],
-                timezone_name=data["timezone"],
-            )
-        except ValueError as error:
-            messages.error(request, f"{error} Nothing was done.")
-            return None
-        if old_email.lower() != seat.email.lower():
-            old_player_emailed = f"; {old_name} was told so and"
-        else:
-            old_player_emailed = " and"
-        return (
-            f"{seat.name} now plays seat {seat.index + 1} instead of {old_name}; "
-            f"the old links no longer work{old_player_emailed} the new player was emailed."
-        )
-
-    def _control_resend(self, request, game, version):
-        seat_id = _whole_number(request.POST.get("seat"))
-        seat = Seat.objects.filter(game=game, pk=seat_id).first() if seat_id is not None else None
-        if seat is None:
-            messages.error(request, "No such seat in this game; nothing was done.")
-            return None
-        controls.resend_email(seat.pk, expected_version=version)
-        return f"{seat.name} was sent their current email (with their link) again."
+        outcome = control_actions.perform(game, request.POST, game.deadline_timezone)
+        (messages.success if outcome.done else messages.error)(request, outcome.message)
+        return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))

@@ -59,6 +59,12 @@ EVENTS = {
     "round_ended": gettext_lazy("Round ended"),
     "game_ended": gettext_lazy("Game ended"),
 }
+# A game's status, in the reader's language (Game.Status's labels are the admin's English).
+STATUSES = {
+    "active": gettext_lazy("In play"),
+    "finished": gettext_lazy("Finished"),
+    "cancelled": gettext_lazy("Cancelled"),
+}
 # What each outbox email tells its reader (OutboxEmail.kind; "" is the organizer's alert).
 EMAILS = {
     "start": gettext_lazy("The game begins"),
@@ -158,8 +164,9 @@ def moment(when, zone: str) -> str:
     return NONE if when is None else deadlines.format_for(when, zone)["local"]
 
 
-def delivery(seat, zone: str) -> str:
-    """A seat's email delivery, as the ESP's tracking reports it ("" when nothing is known)."""
+def delivery(seat, zone: str, moment=moment) -> str:
+    """A seat's email delivery, as the ESP's tracking reports it ("" when nothing is
+    known). ``moment(when, zone)`` words each time (default: the admin's way)."""
     parts = []
     if seat.undeliverable_at:
         text = _("Undeliverable since %(when)s: nothing is sent")

@@ -4,7 +4,7 @@ organizer opened the full record. Pages and emails share these lines.
 """
 
 from datetime import UTC
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -13,6 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.words.narrate import idle_for
+
+# The zones a form offers to choose from (a searchable list).
+ZONES = sorted(available_timezones() - {"localtime"})
 
 
 def halted(game, tz_name: str) -> str:

@@ -3,12 +3,11 @@ invitee's answer, and asking for a seat through the join link."""
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.core import game_setup
 from games.web.new_game import parse_invitee
-from games.web.seat_settings import ZONES
+from games.web.seat_settings import known_zone
 
 
 def _checked(check, value):
@@ -30,12 +29,7 @@ class ZoneField(forms.CharField):
         super().__init__(label=gettext_lazy("Your time zone"), max_length=64, **kwargs)
 
     def clean(self, value):
-        zone = super().clean(value).strip()
-        if zone not in ZONES:
-            raise forms.ValidationError(
-                _("Choose a time zone from the list, such as Europe/Madrid.")
-            )
-        return zone
+        return known_zone(super().clean(value))
 
 
 class InviteForm(FirstErrorMixin, forms.Form):

@@ -19,12 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core import links, lobbies
 from games.models import Invitation, Lobby, Seat
 from games.present import pace
+from games.present.clock import ZONES
 from games.present.game_fields import TIMING_FIELDS
+from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web import sign_in as sign_in_pages
 from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
 from games.web.new_game import NewTableForm
-from games.web.seat_settings import ZONES
-from games.web.views import _private, browser_language, in_browser_language, in_language
+from games.web.views import _private
 
 LOBBY_ACTIONS = ("invite", "remove", "resend", "fill", "start", "cancel", "close_link", "open_link")
 

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import people
 from games.present import my_games
+from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web.seat_settings import ZONES, known_zone
-from games.web.views import browser_language, in_browser_language, in_language
 
 HOURS = [("", gettext_lazy("No daily email"))] + [(str(h), f"{h:02d}:00") for h in range(24)]
 NOT_A_ZONE = gettext_lazy("Choose a time zone from the list, such as Europe/Madrid.")

@@ -9,8 +9,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from games.core import my_links, sign_in
+from games.present.page_language import browser_language, in_browser_language
 from games.web.sign_in import AddressForm
-from games.web.views import browser_language, home_page, in_browser_language
+from games.web.views import home_page
 from sheriff_pbem.security import client_ip
 
 

@@ -7,7 +7,7 @@ are POSTs with CSRF. The one-click unsubscribe is a POST from the mail app, with
 no cookie, so it is exempt from CSRF: the signed link is its proof.
 """
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.conf import settings
@@ -24,12 +24,12 @@ from django.views.decorators.http import require_http_methods
 
 from games.core import game_setup, links
 from games.models import Seat
+from games.present.clock import ZONES
 from games.web.views import _private
 from games.words import i18n
 from games.words.typed_text import look_alike
 from games.words.user_text import isolate
 
-ZONES = sorted(available_timezones() - {"localtime"})
 MAX_AWAY_DAYS = 60
 LOOKS_LIKE_ANOTHER = gettext_lazy(
     "That name reads like “%(name)s”, another player’s name at this table: choose one "

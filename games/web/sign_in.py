@@ -18,11 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import sign_in
-from games.web.views import browser_language, in_browser_language, in_language
+from games.present.page_language import browser_language, in_browser_language, in_language
 from sheriff_pbem.security import client_ip
 
 ASKED = "sign_in_email"  # the session remembers the address asked for, for the code
-NEXT = "sign_in_next"  # and the page that sent the person to sign in, to go back to
+NEXT = "sign_in_next"  # and the page to go back to once signed in (?next=), if any
+MAX_NEXT = 500
 
 
 NOT_AN_ADDRESS = gettext_lazy("Enter an email address, like ann@example.org.")
@@ -58,32 +59,34 @@ class CodeForm(forms.Form):
     )
 
 
-def _sign_in(request, person) -> None:
-    going = request.session.get(NEXT)
+def _sign_in(request, person):
+    """Sign ``person`` in; the page to go to: the one that asked for it, else home."""
+    back = request.session.pop(NEXT, None)  # before the login, which may empty the session
+    _log_in(request, person)
+    messages.success(request, _("You are signed in."))
+    return redirect(back or "games:home")
+
+
+def _log_in(request, person) -> None:
     auth.login(request, person, backend="django.contrib.auth.backends.ModelBackend")
     request.session.set_expiry(timedelta(days=settings.SIGN_IN_DAYS))
-    if going:
-        request.session[NEXT] = going
-
-
-def _remember_next(request) -> None:
-    """?next=: a page of this site only (never another's: an open redirect)."""
-    going = request.GET.get("next", "")
-    if not (going.isprintable() and len(going) <= 2000):  # a NUL byte, a page of junk
-        return
-    if going and url_has_allowed_host_and_scheme(going, allowed_hosts={request.get_host()}):
-        request.session[NEXT] = going
-
-
-def _signed_in_page(request):
-    messages.success(request, _("You are signed in."))
-    return redirect(request.session.pop(NEXT, None) or reverse("games:home"))
 
 
 def sign_in_as(request, email: str) -> None:
     """Sign in the person whose address another email's link just proved (an
     invitation's)."""
-    _sign_in(request, sign_in.person_for(email))
+    _log_in(request, sign_in.person_for(email))
+
+
+def _safe_next(request) -> str:
+    """The ?next= page, if it is a plain path on this site (never another site's
+    address, nor a scheme such as javascript:); else ""."""
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    same_site = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    plain = back.isascii() and back.isprintable() and " " not in back  # a header's value
+    return back if same_site and plain and back.startswith("/") and len(back) <= MAX_NEXT else ""
 
 
 @never_cache
@@ -93,15 +96,15 @@ def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
     form = AddressForm(request.POST or None)
-    if request.method == "GET":
-        _remember_next(request)
     if request.method == "POST" and form.is_valid():
         address = form.cleaned_data["email"]
         client = sign_in.client_key(client_ip(request))
         sign_in.ask(address, client, browser_language(request))
         request.session[ASKED] = address
+        request.session[NEXT] = _safe_next(request)
         return redirect("games:sign-in-code")
-    return in_language(request, "sign_in.html", {"form": form}, status=400 if form.errors else 200)
+    context = {"form": form, "next": _safe_next(request)}
+    return in_language(request, "sign_in.html", context, status=400 if form.errors else 200)
 
 
 @never_cache
@@ -117,8 +120,7 @@ def code(request):
         person = sign_in.use_code(address, form.cleaned_data["code"])
         if person is not None:
             request.session.pop(ASKED, None)
-            _sign_in(request, person)
-            return _signed_in_page(request)
+            return _sign_in(request, person)
         form.add_error("code", WRONG_CODE)
     context = {"form": form, "address": address, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_code.html", context, status=400 if form.errors else 200)
@@ -133,8 +135,7 @@ def link(request, token: str):
     if request.method == "POST":
         person = sign_in.use_link(token)
         if person is not None:
-            _sign_in(request, person)
-            return _signed_in_page(request)
+            return _sign_in(request, person)
     usable = sign_in.pending_by_token(token) is not None
     context = {"usable": usable, "ask_url": reverse("games:sign-in")}
     return in_language(request, "sign_in_link.html", context, status=200 if usable else 410)

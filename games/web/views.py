@@ -7,7 +7,6 @@ filled in as it was sent, so nothing the player ticked or typed is lost. The
 page is built only from the seat's engine view and its projected log.
 """
 
-import functools
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,8 +15,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
-from django.utils import timezone, translation
-from django.utils.cache import patch_vary_headers
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -29,6 +27,7 @@ from games.models import GameEvent
 from games.present import clock, game_log, my_games, presenters
 from games.present.move_fields import sent_back
 from games.present.moves import MOVES
+from games.present.page_language import in_language
 from games.web.forms import FormError, parse_move
 from games.words import i18n, narrate, user_text
 from games.words.typed_text import whole_number
@@ -82,34 +81,6 @@ def url_if_any(name: str) -> str:
         return reverse(name)
     except NoReverseMatch:
         return ""
-
-
-def browser_language(request) -> str:
-    """A page with no seat behind it (the home page, a refused link or form) reads
-    in the browser's language, if the site speaks it (settings.LANGUAGES)."""
-    language = translation.get_language_from_request(request)
-    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-
-
-def in_browser_language(view):
-    """The whole view in the browser's language: its refusals and messages too,
-    not only its template."""
-
-    @functools.wraps(view)
-    def speaking(request, *args, **kwargs):
-        with translation.override(browser_language(request)):
-            return view(request, *args, **kwargs)
-
-    return speaking
-
-
-def in_language(request, template: str, context=None, status=200, language=None):
-    """A page rendered in ``language`` (default: the browser's), which caches keep
-    apart by the browser's language."""
-    with translation.override(language or browser_language(request)):
-        response = render(request, template, context, status=status, using="jinja")
-    patch_vary_headers(response, ["Accept-Language"])
-    return response
 
 
 @never_cache
@@ -328,6 +299,14 @@ CSRF_CAUSES = {
 }
 
 
+# The same, for a control on the organizer's page (games.organizer.page).
+ORGANIZER_NOT_DONE = gettext_lazy(
+    "Nothing was done. This site needs its cookie to know that a form really comes from "
+    "its own page, sent from this site's address: allow cookies for this site, open the "
+    "organizer's page again and repeat what you did."
+)
+
+
 def csrf_cause(reason: str) -> str:
     """Django's CSRF failure reason -> one of CSRF_CAUSES."""
     if reason.startswith(("Origin checking failed", "Referer checking failed")):
@@ -340,10 +319,14 @@ def csrf_cause(reason: str) -> str:
 def csrf_failure(request, reason=""):
     """A refused form: say which cause was detected, and lead back to the seat's
     table when the form was posted to a valid seat link (in the seat's language;
-    else in the browser's)."""
+    else in the browser's), or to the organizer's page from one of its controls."""
     title, message = CSRF_CAUSES[csrf_cause(reason)]  # Django logs the reason itself
     table, language = None, None
     match = request.resolver_match or _resolve(request.path_info)
+    if match is not None and match.view_name == "games:organize-control":
+        back = reverse("games:organize", kwargs=match.kwargs)
+        context = {"title": title, "message": ORGANIZER_NOT_DONE, "back": back}
+        return in_language(request, "organize_refused.html", context, 403)
     if match is not None and match.view_name == "games:seat":
         try:
             language = i18n.language_of(links.resolve(match.kwargs["token"]))

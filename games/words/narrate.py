@@ -15,6 +15,11 @@ from games.words.narration.deal_lines import DealLines
 from games.words.narration.inspection_lines import InspectionLines
 from games.words.narration.market_lines import MarketLines
 from games.words.narration.note_lines import (
+    DEADLINE_EXTENDED,
+    GAME_CANCELLED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    LINK_RESENT,
     PAUSED_ITSELF,
     REPLACED,
     SEAT_REPLACED,
@@ -45,6 +50,11 @@ from games.words.narration.transfer_lines import TransferLines
 # What callers read from here: the narrator, the outcome lines, and the phrases that
 # pages and emails share with the log (games.words.narration holds them by concern).
 __all__ = [
+    "DEADLINE_EXTENDED",
+    "GAME_CANCELLED",
+    "GAME_PAUSED",
+    "GAME_RESUMED",
+    "LINK_RESENT",
     "PAUSED_ITSELF",
     "REPLACED",
     "SEAT_REPLACED",

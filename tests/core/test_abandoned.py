@@ -84,8 +84,10 @@ def test_three_silent_deadlines_in_a_row_pause_the_game_and_tell_everyone():
         assert "Time ran out for" in body  # what the last deadline did
     [alert] = [m for m in mail.outbox if m.to == ["org@example.org"]]
     assert alert.subject == "Sheriff of Nottingham: Quiet table — the game paused itself"
-    admin_page = f"/admin/games/game/{game.pk}/change/"
-    assert admin_page in alert.body and admin_page in html_of(alert)
+    organizer_page = f"/organize/{game.pk}/"
+    assert organizer_page in alert.body and organizer_page in html_of(alert)
+    admin_page = f"/admin/games/game/{game.pk}/change/"  # where its settings are changed
+    assert "Deadline settings" in alert.body and admin_page in html_of(alert)
     assert "nobody moved for 3 phases in a row" in alert.body and "Resume the game" in alert.body
 
 

@@ -113,12 +113,12 @@ def test_a_postmark_hard_bounce_stops_mail_and_alerts_the_organizer_once():
     assert ben.undeliverable_at is not None and ben.last_failure.startswith("bounced:")
     owed.refresh_from_db()
     assert owed.status == "failed" and "undeliverable" in owed.last_error
-    # The organizer is told once, with the game's admin page.
+    # The organizer is told once, with their page of the game.
     deliver_pending()
     [alert] = [m for m in mail.outbox if m.to == ["org@example.org"]]
     assert alert.subject.endswith("— email to Ben does not arrive")
     assert "550 5.1.1" in alert.body or "unknown user" in alert.body
-    assert f"/admin/games/game/{game.pk}/change/" in alert.body
+    assert f"/organize/{game.pk}/" in alert.body and "/admin/" not in alert.body
     # Nothing more is sent to the address.
     more = OutboxEmail.objects.create(
         game=game, seat=email.seat, key="even-later", kind="reminder", to=email.to, subject="s"

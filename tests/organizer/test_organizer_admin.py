@@ -382,7 +382,7 @@ def test_the_seed_is_in_the_log_once_the_game_is_over(organizer):
 # --- the organizer's alert email ----------------------------------------------------------------
 
 
-def test_the_missed_deadline_alert_links_to_the_games_admin_page(settings):
+def test_the_missed_deadline_alert_links_to_the_organizers_page(settings):
     settings.SITE_URL = "https://sheriff.example.org"
     game = game_setup.create_game(
         name="Clockwork",
@@ -397,8 +397,9 @@ def test_the_missed_deadline_alert_links_to_the_games_admin_page(settings):
     alert = OutboxEmail.objects.filter(to="org@example.org").first()
     outbox.deliver(alert.pk)  # an alert is written when it is sent
     alert.refresh_from_db()
-    link = f"https://sheriff.example.org/admin/games/game/{game.pk}/change/"
+    link = f"https://sheriff.example.org/organize/{game.pk}/"
     assert link in alert.text and f'href="{link}"' in alert.html
+    assert "/admin/" not in alert.text + alert.html
     assert re.search(
         r"(Ben|Cid) <\w+@example.org>, seat [23], has missed 1 deadline in a row", alert.text
     )

@@ -1,14 +1,16 @@
 """Players who play a whole game through their emails only: each reads the link out
 of their latest email, opens the page, fills in one of its forms and posts it, while
 the emails and pages are checked to depend on nothing their seat may not see. The
-play-by-email tests, the language tests (tests/words) and the organizer's admin
-(tests/organizer, for ``VOLATILE``) use them."""
+play-by-email tests, the language tests (tests/words) and the organizer's admin and
+page (tests/organizer: ``VOLATILE``, and an organizer who plays) use them."""
 
 import random
 import re
 from unittest import mock
 
+from django.db import transaction
 from django.test import Client
+from django.urls import reverse
 
 from games.core import game_setup
 from games.engine import CARD_TYPES, awaiting, project_log
@@ -212,6 +214,27 @@ def assert_page_hides_other_seats(player: Player, html: str) -> None:
     assert not picked & hidden
 
 
+def assert_nothing_hidden_shapes_the_organizer_page(client: Client, game: Game, rnd) -> str:
+    """The organizer's page (``client`` signed in as the organizer, who may play a
+    seat), rendered from a stored state differing in everything a spectator cannot
+    see — every hand (their own too), every closed bag and its size, face-down
+    goods, the deck's order, the seed — is identical but for the CSRF tokens; and
+    it names no card and no seat link. Returns the page."""
+    url = reverse("games:organize", args=[game.pk])
+    state = game.engine_state()
+    events = [e.data for e in GameEvent.objects.filter(game=game)]
+    other = hidden_perturbation(state, events, None, rnd)
+    real = VOLATILE.sub("", client.get(url).content.decode())
+    with transaction.atomic():  # the other state as stored, for one page, then undone
+        Game.objects.filter(pk=game.pk).update(state=other.to_dict())
+        fake = VOLATILE.sub("", client.get(url).content.decode())
+        transaction.set_rollback(True)
+    assert real == fake
+    assert not CARD_FIELDS.findall(real) and "/play/" not in real
+    assert state.is_over() or state.seed not in real
+    return real
+
+
 def play_through_email(
     players_count: int,
     edition: int,
@@ -220,6 +243,7 @@ def play_through_email(
     black_market: bool = False,
     languages=(),
     watch=None,
+    organizer_email: str = "",
 ):
     """Play a whole game through the emails. ``languages``: each seat's, in seat
     order (default English); ``watch(game)`` is called after every move."""
@@ -233,7 +257,9 @@ def play_through_email(
         for i, n in enumerate(NAMES[:players_count])
     ]
     config = {"edition": edition, "royal_goods": True, "black_market": black_market}
-    game = game_setup.create_game(name="By mail", players=specs, config=config, seed=seed)
+    game = game_setup.create_game(
+        name="By mail", players=specs, config=config, seed=seed, organizer_email=organizer_email
+    )
     rnd = random.Random(rnd_seed)
     deliver_pending()
     players = [Player(game, i, rnd) for i in range(players_count)]

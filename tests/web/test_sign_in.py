@@ -84,6 +84,51 @@ def test_the_code_signs_in_the_asking_device_and_wrong_codes_use_it_up(client):
     assert other.post("/sign-in/code/", {"code": code}, **ORIGIN).status_code == 400
 
 
+def test_signing_in_goes_back_to_the_page_that_asked_for_it(client):
+    """The organizer's page sends a newcomer to sign in with ?next=; the form carries
+    it, and the code (or the link, on the same browser) comes back there."""
+    form = client.get("/sign-in/?next=/organize/7/").content.decode()
+    assert '<input type="hidden" name="next" value="/organize/7/">' in form
+    client.post("/sign-in/", {"email": "ann@example.org", "next": "/organize/7/"}, **ORIGIN)
+    code, _link = the_email("ann@example.org")
+    done = client.post("/sign-in/code/", {"code": code}, **ORIGIN)
+    assert done.status_code == 302 and done["Location"] == "/organize/7/"
+    browser = type(client)()
+    browser.post("/sign-in/?next=/organize/8/", {"email": "ben@example.org"}, **ORIGIN)
+    _code, link = the_email("ben@example.org")
+    done = browser.post(link, **ORIGIN)
+    assert done.status_code == 302 and done["Location"] == "/organize/8/"
+    # Once used, it is forgotten: the next sign-in goes home.
+    ask(browser, "ben@example.org")
+    code, _link = the_email("ben@example.org")
+    assert browser.post("/sign-in/code/", {"code": code}, **ORIGIN)["Location"] == "/"
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "https://evil.example/",
+        "//evil.example/",
+        "/\\evil.example/",
+        "\\evil.example",
+        "http://testserver@evil.example/",
+        "javascript:alert(1)",
+        "organize/7/",
+        "/organize/7/\x00",
+        "/organize/\r\nSet-Cookie: x=1",
+        "/" + "a" * 600,
+        "/аdmin/",
+    ],
+)
+def test_a_next_page_elsewhere_or_odd_is_ignored(client, elsewhere):
+    form = client.get("/sign-in/", {"next": elsewhere}).content.decode()
+    assert 'name="next"' not in form
+    client.post("/sign-in/", {"email": "cid@example.org", "next": elsewhere}, **ORIGIN)
+    code, _link = the_email("cid@example.org")
+    done = client.post("/sign-in/code/", {"code": code}, **ORIGIN)
+    assert done.status_code == 302 and done["Location"] == "/"
+
+
 def test_a_link_works_only_for_a_while(client, settings):
     ask(client, "dee@example.org")
     _code, link = the_email("dee@example.org")

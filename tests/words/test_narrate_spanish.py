@@ -15,6 +15,11 @@ from django.utils import translation
 
 from games.engine import GameConfig, project_event
 from games.words.narrate import (
+    DEADLINE_EXTENDED,
+    GAME_CANCELLED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    LINK_RESENT,
     PAUSED_ITSELF,
     SEAT_REPLACED,
     Narrator,
@@ -291,3 +296,29 @@ def test_a_note_stored_before_notes_had_a_code_is_shown_as_stored():
         assert narrator.line(replaced) == "Nota del organizador: Bea takes over seat 2 from Ben."
         unknown = {"type": "noted", "by": "game", "text": "Later.", "code": "new", "params": {}}
         assert narrator.line(unknown) == "Later."  # a code this server does not know yet
+
+
+def test_the_organizers_controls_are_noted_in_the_readers_language():
+    """Each control's note is read from its code (games.core.controls), not from the
+    English text it stores for the records."""
+    spanish_catalogue()
+    narrator = Narrator(NAMES[:3], 1, piles=1)
+    notes = [
+        ({"code": GAME_PAUSED}, "Nota del organizador: La partida está en pausa."),
+        ({"code": GAME_RESUMED}, "Nota del organizador: La partida se reanuda."),
+        ({"code": GAME_CANCELLED}, "Nota del organizador: El organizador ha cancelado la partida."),
+        (
+            {"code": DEADLINE_EXTENDED, "params": {"until": "2026-11-27T05:45:00+00:00"}},
+            "Nota del organizador: El plazo se amplía hasta el vie 27 nov, 05:45 UTC.",
+        ),
+        (
+            {"code": LINK_RESENT, "params": {"name": "Ben"}},
+            "Nota del organizador: El organizador ha vuelto a enviar su enlace a Ben.",
+        ),
+    ]
+    for coded, spanish in notes:
+        note = {"type": "noted", "text": "English, for the records", "params": {}, **coded}
+        with translation.override("es"):
+            assert narrator.line(note) == spanish
+        with translation.override("en"):
+            assert "English" not in narrator.line(note)

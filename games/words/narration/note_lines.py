@@ -1,6 +1,9 @@
 """The log's lines for time running out, the organizer moving the game on, and
 notes (the organizer's, and the game's own when it pauses itself)."""
 
+from datetime import UTC, datetime
+
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -90,6 +93,18 @@ PAUSED_ITSELF = "paused_itself"  # params: "phases" nobody moved in a row
 SEAT_REPLACED = "seat_replaced"  # params: "new" and "old" (names), "seat" (from 1)
 # The replacement's note in English, stored as the event's text beside its code.
 REPLACED = "{new} takes over seat {seat} from {old}."
+# The organizer's controls (games.core.controls): each stores its English text too.
+GAME_PAUSED = "game_paused"
+GAME_RESUMED = "game_resumed"
+DEADLINE_EXTENDED = "deadline_extended"  # params: "until", the new deadline (ISO 8601, UTC)
+GAME_CANCELLED = "game_cancelled"
+LINK_RESENT = "link_resent"  # params: "name", the player's
+# Said from their code alone (gettext_lazy: in the reader's language).
+PLAIN_NOTES = {
+    GAME_PAUSED: gettext_lazy("The game is paused."),
+    GAME_RESUMED: gettext_lazy("The game resumes."),
+    GAME_CANCELLED: gettext_lazy("The organizer cancelled the game."),
+}
 
 
 def coded_note(code: str, params: dict) -> str | None:
@@ -104,7 +119,22 @@ def coded_note(code: str, params: dict) -> str | None:
             "seat": params["seat"],
             "old": isolate(params["old"]),
         }
+    if code in PLAIN_NOTES:
+        return str(PLAIN_NOTES[code])
+    if code == DEADLINE_EXTENDED:
+        return _("The deadline is extended to %(when)s.") % {"when": utc_moment(params["until"])}
+    if code == LINK_RESENT:
+        name = isolate(params["name"])
+        return _("The organizer sent %(name)s their link again.") % {"name": name}
     return None
+
+
+def utc_moment(iso: str) -> str:
+    """'Fri 27 Nov, 05:45 UTC' in the reader's language: a log line is the same for
+    every reader, so in no one's zone."""
+    when = datetime.fromisoformat(iso).astimezone(UTC)
+    short = pgettext("a deadline, without its year", "D d M, H:i")
+    return _("%(when)s UTC") % {"when": date_format(when, short)}
 
 
 class NoteLines(NarratorBase):
