@@ -70,6 +70,16 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
         coerce=int,
         initial=2,
     )
+    first_sheriff = forms.IntegerField(
+        min_value=1,
+        max_value=6,
+        initial=1,
+        label=gettext_lazy("First Sheriff"),
+        help_text=gettext_lazy(
+            "The seat number of the first Sheriff, in the seat order. Unused with six "
+            "players: two Deputies are drawn each round."
+        ),
+    )
     royal_goods = forms.BooleanField(required=False, label=gettext_lazy("Royal Goods"))
     seven_card_hand = forms.BooleanField(required=False, label=gettext_lazy("Seven Card Hand"))
     remove_ten = forms.BooleanField(required=False, label=gettext_lazy("Remove 10 Cards"))
@@ -207,13 +217,22 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
             return
         if any(name in self.errors for name in PILE_FIELDS.values()):
             return
+        first_sheriff = cleaned.get("first_sheriff")
+        if first_sheriff is None:
+            return
+        if first_sheriff > cleaned["players"]:
+            self.add_error(
+                "first_sheriff",
+                _("There are only %(seats)d seats.") % {"seats": cleaned["players"]},
+            )
+            return
         piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
         if any(piles.values()) and not cleaned.get("black_market"):
             self.add_error("black_market", _("Tick Black Market to play with these pile values."))
             return
         config = {
             "edition": cleaned["edition"],
-            "first_sheriff": 0,  # the first seat: random, or the organizer's when listed
+            "first_sheriff": first_sheriff - 1,  # the engine numbers seats from 0
             **{option: cleaned.get(option, False) for option in BOOLEAN_OPTIONS},
         }
         values = game_setup.black_market_values(piles)

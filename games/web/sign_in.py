@@ -96,12 +96,14 @@ def ask(request):
     """GET: the form. POST: a sign-in email owed (unless paced), then the code's form.
     The answer is the same for any address, known or not, paced or not."""
     form = AddressForm(request.POST or None)
+    if request.method == "GET":  # remembered for a form sent without it, too
+        request.session[NEXT] = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         address = form.cleaned_data["email"]
         client = sign_in.client_key(client_ip(request))
         sign_in.ask(address, client, browser_language(request))
         request.session[ASKED] = address
-        request.session[NEXT] = _safe_next(request)
+        request.session[NEXT] = _safe_next(request) or request.session.get(NEXT, "")
         return redirect("games:sign-in-code")
     context = {"form": form, "next": _safe_next(request)}
     return in_language(request, "sign_in.html", context, status=400 if form.errors else 200)

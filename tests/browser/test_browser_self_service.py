@@ -54,6 +54,13 @@ def accept_invitation(phone: Phone, address: str, name: str, screen: str) -> Non
     phone.check(f"{screen}-accepted")
 
 
+def badge_in_my_games(phone: Phone, screen: str | None = None) -> str:
+    """The badge of the one game on the person's My games page."""
+    phone.open("/my/", screen)
+    [badge] = phone.page.locator(".game-row .badge").all_inner_texts()
+    return badge.strip().capitalize()
+
+
 def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     alice = Phone(chromium, site, prefix="self-alice-", zone="Europe/Madrid")
     page = alice.page
@@ -108,10 +115,17 @@ def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     assert game.deadline_mode == "daily" and game.deadline_timezone == "Europe/Madrid"
 
     # Round 1's market, each merchant from their own first email (the Sheriff waits).
+    # My games tells each their badge before and after their move (each was signed in
+    # by their invitation's answer, Alice by her sign-in).
     for phone, address in ((alice, "alice"), (bob, "bob"), (carol, "carol"), (dave, "dave")):
         phone.follow_newest_email(f"{address}@example.org", "first")
-        if phone.move_form("set_aside").count():
+        merchant = phone.move_form("set_aside").count() > 0
+        assert badge_in_my_games(phone, "my-games") == ("Your move" if merchant else "Waiting")
+        if merchant:
+            phone.follow_newest_email(f"{address}@example.org")
             set_aside(phone, 1, "market")
+            loading = Game.objects.get().engine_state().phase.kind == "load"  # the last one
+            assert badge_in_my_games(phone) == ("Your move" if loading else "Waiting")
     assert Game.objects.get().engine_state().phase.kind == "load"
 
     # A newcomer with the old join link learns the table is full, and whom to ask.

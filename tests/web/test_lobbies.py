@@ -31,6 +31,7 @@ NEW_GAME = {
     "invitees": "Bob <bob@example.org>\ncarol@example.org",
     "advance_early": "on",
     "away_pauses": "on",
+    "first_sheriff": "1",
 }
 
 
@@ -142,6 +143,7 @@ def test_everyone_accepts_and_the_organizer_starts_the_game():
     # As listed: the organizer first, then the invitations in order.
     assert [s.name for s in game.seats.all()] == ["Alice", "Bob", "Carol", "Dave"]
     assert game.deadline_mode == "daily" and game.daily_time.hour == 18
+    assert game.engine_state().sheriff == 0  # the first seat listed, as chosen
     assert game.organizer_email == "alice@example.org"
     assert len(mails_to("dave@example.org")) == 2  # the confirmation, then the game's first
     # The invitation's page now leads to the player's table.
@@ -288,6 +290,8 @@ def test_a_start_time_starts_a_full_table_by_itself():
         {"edition": "1", "black_market": "on"},
         {"start_at": "2001-01-01T10:00"},
         {"my_name": "You"},
+        {"first_sheriff": "5"},
+        {"first_sheriff": "\x00"},
     ],
 )
 def test_a_bad_form_says_why_and_sets_up_nothing(changes):
@@ -338,3 +342,13 @@ def test_new_games_are_paced_per_organizer(settings):
     refused = organizer.post("/new/", {**NEW_GAME, "name": "Three", "invitees": ""}, **ORIGIN)
     assert refused.status_code == 400 and "many games today" in refused.content.decode()
     assert Lobby.objects.count() == 2
+
+
+def test_the_first_sheriff_is_the_seat_chosen_in_the_order_listed():
+    organizer = signed_in("alice@example.org")
+    lobby = create(organizer, players="3", first_sheriff="2")
+    for address, name in (("bob@example.org", "Bob"), ("carol@example.org", "Carol")):
+        accept(invitation_path(mails_to(address)[0]), name)
+    game = lobbies.start(lobby.pk)
+    assert [s.name for s in game.seats.all()] == ["Alice", "Bob", "Carol"]
+    assert game.engine_state().sheriff == 1
