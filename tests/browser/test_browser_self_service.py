@@ -85,11 +85,15 @@ def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     assert "1 of 4 seats taken" in text
     assert "One phase a day at 18:00 Madrid time, every day" in text
     join_link = page.input_value("#join-url")
+    # My games lists the game being gathered.
+    assert badge_in_my_games(alice, "my-games-gathering") == "Gathering"
 
     bob = Phone(chromium, site, prefix="self-bob-", zone="Europe/London")
     accept_invitation(bob, "bob@example.org", "Bob", "invitation")
     carol = Phone(chromium, site, prefix="self-carol-", zone="America/New_York")
     accept_invitation(carol, "carol@example.org", "Carol", "invitation")
+    # Carol's answer signed her in: her My games shows the game she waits for.
+    assert badge_in_my_games(carol, "my-games-accepted") == "You are in"
 
     # Dave has only the join link from the group chat; his email confirms the seat.
     dave = Phone(chromium, site, prefix="self-dave-", zone="Asia/Tokyo")
