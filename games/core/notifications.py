@@ -379,28 +379,14 @@ def to_a_person(to: str, kind: str, key: str, **params) -> OutboxEmail:
 def record_invitation(invitation) -> list:
     """An invitation's email; each sending has a cause of its own (the organizer's
     "send again"), and no sending is owed twice."""
-    email = OutboxEmail(
-        game=None,
-        seat=None,
-        key=f"invitation:{invitation.pk}:{invitation.sends}",
-        kind=INVITATION,
-        to=invitation.email,
-        params={"invitation": invitation.pk},
-    )
-    return save_owed([email])
+    key = f"invitation:{invitation.pk}:{invitation.sends}"
+    return save_owed([to_a_person(invitation.email, INVITATION, key, invitation=invitation.pk)])
 
 
 def record_table_full(lobby) -> list:
-    """Tell the organizer every seat is taken (once per lobby and seat count)."""
-    email = OutboxEmail(
-        game=None,
-        seat=None,
-        key=f"lobby:{lobby.pk}:full",
-        kind=TABLE_FULL,
-        to=lobby.organizer_email,
-        params={"lobby": lobby.pk},
-    )
-    return save_owed([email])
+    """Tell the organizer every seat is taken (once per lobby)."""
+    key = f"lobby:{lobby.pk}:full"
+    return save_owed([to_a_person(lobby.organizer_email, TABLE_FULL, key, lobby=lobby.pk)])
 
 
 def _as_owed(seat: Seat) -> dict:

@@ -310,7 +310,7 @@ def _deadline_ics(game: Game, seat: Seat, key: str) -> list:
     return [{"filename": "deadline.ics", "content": content, "mimetype": "text/calendar"}]
 
 
-def _short(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
+def short_email(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
     """A short email that is not a seat's view of the table (short.html)."""
     return {
         "to": to,
@@ -358,7 +358,7 @@ def render_miss_alert(game: Game, seat: Seat, key: str) -> dict:
         "subject": game.subject,
         "name": user_text.isolate(seat.name),
     }
-    return _short(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
+    return short_email(game.organizer_email, subject, "miss_alert", context, _own_id(game, key))
 
 
 def render_replaced(game: Game, seat: Seat, key: str) -> dict:
@@ -370,7 +370,7 @@ def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     headers = threads.headers(game.thread_token, seat.index, key, threads.NEWS, round_)
     with i18n.as_seat(seat):
         subject = threads.subject(game.name, threads.NEWS, round_)
-        return _short(seat.email, subject, "replaced", context, headers)
+        return short_email(seat.email, subject, "replaced", context, headers)
 
 
 @_to_the_organizer
@@ -387,7 +387,9 @@ def render_undeliverable_alert(game: Game, seat: Seat, problem: str, key: str) -
         "subject": game.subject,
         "name": user_text.isolate(seat.name),
     }
-    return _short(game.organizer_email, subject, "undeliverable_alert", context, _own_id(game, key))
+    return short_email(
+        game.organizer_email, subject, "undeliverable_alert", context, _own_id(game, key)
+    )
 
 
 @_to_the_organizer
@@ -401,7 +403,7 @@ def render_idle_alert(game: Game, key: str) -> dict:
         "admin_url": links.admin_url(game),  # where the game's settings are changed
     }
     subject = _("%(subject)s — the game paused itself") % {"subject": game.subject}
-    return _short(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))
+    return short_email(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))
 
 
 def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
@@ -430,4 +432,4 @@ def render_sign_in(to: str, params: dict, key: str) -> dict:
         subject = _("Your sign-in code: %(code)s") % {"code": params["code"]}
         message_id = f"<{key.replace(':', '.')}@{threads.domain()}>"
         headers = {"Message-ID": message_id, **threads.AUTOMATIC}
-        return _short(to, subject, "sign_in_email", context, headers)
+        return short_email(to, subject, "sign_in_email", context, headers)

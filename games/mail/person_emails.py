@@ -6,7 +6,6 @@ games as they are then, in the language the person read the page in or the
 organizer's."""
 
 from django.conf import settings
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -14,7 +13,7 @@ from django.utils.translation import ngettext
 
 from games.core import links, lobbies, my_links, notifications, people
 from games.mail import threads
-from games.mail.emails import ENGINE, render_sign_in
+from games.mail.emails import render_sign_in, short_email
 from games.models import Invitation, Lobby
 from games.present import my_games, pace
 from games.words import i18n, user_text
@@ -36,16 +35,6 @@ def render_for_person(kind: str, to: str, params: dict, key: str) -> dict:
 
 def _headers(key: str) -> dict:
     return {"Message-ID": f"<{key.replace(':', '.')}@{threads.domain()}>", **threads.AUTOMATIC}
-
-
-def _email(to: str, subject: str, template: str, context: dict, headers: dict) -> dict:
-    return {
-        "to": to,
-        "subject": subject,
-        "text": render_to_string(f"{template}.txt", context, using=ENGINE),
-        "html": render_to_string(f"{template}.html", context, using=ENGINE),
-        "headers": headers,
-    }
 
 
 def table_facts(lobby: Lobby) -> dict:
@@ -85,7 +74,7 @@ def render_invitation(params: dict, key: str) -> dict:
             "List-Unsubscribe": f"<{never}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-        return _email(invitation.email, subject, "invitation_email", context, headers)
+        return short_email(invitation.email, subject, "invitation_email", context, headers)
 
 
 def render_table_full(params: dict, key: str) -> dict:
@@ -94,7 +83,9 @@ def render_table_full(params: dict, key: str) -> dict:
     with translation.override(lobby.organizer_language or settings.LANGUAGE_CODE):
         context = {**table_facts(lobby), "url": url, "taken": lobbies.taken(lobby)}
         subject = _("Every seat is taken: start %(game)s") % {"game": context["game"]}
-        return _email(lobby.organizer_email, subject, "table_full_email", context, _headers(key))
+        return short_email(
+            lobby.organizer_email, subject, "table_full_email", context, _headers(key)
+        )
 
 
 def render_links(to: str, params: dict, key: str) -> dict:
@@ -106,7 +97,7 @@ def render_links(to: str, params: dict, key: str) -> dict:
     ]
     with translation.override(params.get("language") or settings.LANGUAGE_CODE):
         context = {"seats": seats, "my_games_url": _my_games_url()}
-        return _email(to, _("Your links to your games"), "links_email", context, _headers(key))
+        return short_email(to, _("Your links to your games"), "links_email", context, _headers(key))
 
 
 def render_daily(to: str, key: str) -> dict:
@@ -124,7 +115,7 @@ def render_daily(to: str, key: str) -> dict:
         else:
             subject = _("Your games today: none waits for your move")
         context = {"sections": found.sections(), "my_games_url": _my_games_url()}
-        return _email(to, subject, "daily_email", context, _headers(key))
+        return short_email(to, subject, "daily_email", context, _headers(key))
 
 
 def _my_games_url() -> str:

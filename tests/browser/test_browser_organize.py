@@ -4,15 +4,13 @@ resumes and extends the deadline, reading each result; then reads the page in
 Spanish. Every screen is checked at 390 px and audited (tests/browser/chromium.py);
 screenshots land in var/screenshots/organize-*.png."""
 
-import os
 import re
 
 import pytest
 
 from games.core import game_setup
 from games.models import Game
-from sheriff_pbem.celery import app as celery_app
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, Phone, require_browser
+from tests.browser.chromium import SCREENSHOTS, Phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,24 +18,11 @@ ORGANIZER = "org@example.org"
 
 
 @pytest.fixture
-def phone(live_server, settings):
-    """A phone against the live server as the dev stack runs it: the dev mailbox as
-    every inbox, each email sent as soon as it is owed."""
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    settings.SITE_URL = live_server.url
-    settings.EMAIL_BACKEND = "games.mail.dev_backend.DevMailboxBackend"
-    eager = celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates
-    celery_app.conf.task_always_eager = celery_app.conf.task_eager_propagates = True
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = Phone(browser, live_server.url, prefix="organize-")
-        yield tab
-        tab.close()
-        browser.close()
-    celery_app.conf.task_always_eager, celery_app.conf.task_eager_propagates = eager
+def phone(chromium, site):
+    """A phone against the live server as the dev stack runs it (tests/browser/conftest.py)."""
+    tab = Phone(chromium, site, prefix="organize-")
+    yield tab
+    tab.close()
 
 
 def friday_game() -> Game:
