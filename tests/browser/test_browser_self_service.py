@@ -169,10 +169,29 @@ def test_a_spanish_table_reads_every_new_screen_in_spanish(chromium, site):
     beto = Phone(chromium, site, prefix="es-beto-", zone="America/Mexico_City", locale="es-MX")
     accept_invitation(beto, "beto@example.org", "Beto", "invitation")
     join = page.input_value("#join-url")
+    # Cata opens the join link, asks for a seat, then thinks better of it: the
+    # email's "never invite me again" is a page with one button.
+    cata = Phone(chromium, site, prefix="es-cata-", zone="Europe/Madrid", locale="es-ES")
+    cata.open(join, "join")
+    cata.audit("join")
+    cata.page.fill("input[name=name]", "Cata")
+    cata.page.fill("input[name=email]", "cata@example.org")
+    cata.page.get_by_role("button", name="Envíame un correo para confirmar").click()
+    cata.page.wait_for_load_state()
+    assert "Mira tu correo" in cata.page.inner_text("main")
+    cata.check("join-sent")
+    cata.newest_email("cata@example.org", "confirm", link=INVITATION)
+    never = cata.page.frame_locator("iframe").get_by_role("link", name="No volver a invitarme")
+    cata.open(never.get_attribute("href"), "never-invite")
+    cata.audit("never-invite")
+    cata.page.get_by_role("button", name="No volver a invitarme").click()
+    cata.page.wait_for_load_state()
+    assert "No más invitaciones" in cata.page.inner_text("main")
+    cata.check("never-invite-done")
     page.get_by_role("button", name="Cerrar el enlace para unirse").click()
     page.wait_for_load_state()
     text = beto.expect_refusal(join, "join-closed", 410)
     assert "ha cerrado este enlace" in text and "Ana" in text
-    for phone in (ana, beto):
+    for phone in (ana, beto, cata):
         assert not phone.console_errors, phone.console_errors
         phone.close()
