@@ -127,6 +127,15 @@ class Game(models.Model):
     # pacing costs a move no query of its own.
     move_allowances = models.JSONField(default=dict, editable=False)
 
+    class Talk(models.TextChoices):
+        """When the players may write in the table's talk (games.core.talk)."""
+
+        ALL = "all", _("All game")
+        INSPECTION = "inspection", _("During the inspection only")
+        OFF = "off", _("Off")
+
+    talk = models.CharField(max_length=10, choices=Talk.choices, default=Talk.ALL)
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [
@@ -193,6 +202,11 @@ class Seat(models.Model):
     autoreply_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set on a hard bounce, rejection or complaint: nothing more is sent to this address.
     undeliverable_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Table talk: muted by the organizer for the rest of the game (None: may talk), and
+    # how fast the seat may post (games.core.pacing's bucket: messages left, counted when).
+    talk_muted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    talk_tokens = models.FloatField(default=0, editable=False)
+    talk_counted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]
@@ -484,3 +498,42 @@ class DeliveryEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} for {self.recipient or 'an email'}"
+
+
+class TalkMessage(models.Model):
+    """A line of the table's public talk (games.core.talk). A hidden message stays
+    in the record, with who hid it and why; players see only that it was hidden."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk_messages")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_messages")
+    text = models.TextField()
+    # When it was written, as the game stood: "round 2, Inspection".
+    round = models.PositiveSmallIntegerField(default=0)
+    phase_kind = models.CharField(max_length=20, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.EmailField(blank=True)
+    hidden_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["game", "-id"]
+        indexes = [models.Index(fields=["game", "-id"])]
+
+    def __str__(self) -> str:
+        return f"Talk #{self.pk} by {self.seat_id}"
+
+
+class TalkReport(models.Model):
+    """A player's report of a message, for the organizer to look at."""
+
+    message = models.ForeignKey(TalkMessage, on_delete=models.CASCADE, related_name="reports")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_reports")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "seat"], name="one_report_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of talk #{self.message_id} by {self.seat_id}"

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.organizer import page as organizer_page
-from games.web import lobbies, my_games, resend_links, seat_settings, sign_in, views
+from games.web import lobbies, my_games, resend_links, seat_settings, sign_in, talk, views
 
 app_name = "games"
 urlpatterns = [
@@ -23,6 +23,8 @@ urlpatterns = [
     path("organize/<int:pk>/", organizer_page.organize, name="organize"),
     path("organize/<int:pk>/control/", organizer_page.control, name="organize-control"),
     path("play/<str:token>/", views.seat_page, name="seat"),
+    path("play/<str:token>/talk/", talk.say, name="talk"),
+    path("play/<str:token>/talk/<int:message_id>/report/", talk.report, name="talk-report"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),
 ]

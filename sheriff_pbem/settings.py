@@ -284,6 +284,9 @@ OUTBOX_SENDING_GRACE_SECONDS = env_int("OUTBOX_SENDING_GRACE_SECONDS", 120)
 # (games/core/pacing.py). The tests raise the burst: they play whole games in a second.
 MOVES_BURST = env_int("MOVES_BURST", 12)
 MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
+# A seat may post TALK_BURST table-talk messages at once, then one per TALK_REFILL_SECONDS.
+TALK_BURST = env_int("TALK_BURST", 6)
+TALK_REFILL_SECONDS = env_int("TALK_REFILL_SECONDS", 20)
 # Offer and demand emails wait for this quiet time after the latest offer concerning
 # their reader, and gather every offer since; never longer than OFFER_EMAIL_MAX_WAIT.
 OFFER_EMAIL_QUIET_SECONDS = env_int("OFFER_EMAIL_QUIET_SECONDS", 60)

@@ -21,20 +21,36 @@ class Allowance:
     at: datetime | None  # when ``moves`` was counted (None: never moved, a full bucket)
 
 
-def available(allowance: Allowance, now: datetime) -> float:
-    burst = settings.MOVES_BURST
+@dataclass(frozen=True)
+class Bucket:
+    """How many at once (``burst``), and the seconds that earn one back."""
+
+    burst: int
+    refill_seconds: float
+
+
+def moves_bucket() -> Bucket:
+    return Bucket(settings.MOVES_BURST, settings.MOVES_REFILL_SECONDS)
+
+
+def available(allowance: Allowance, now: datetime, bucket: Bucket | None = None) -> float:
+    bucket = bucket or moves_bucket()
     if allowance.at is None:
-        return float(burst)
-    earned = max(0.0, (now - allowance.at).total_seconds()) / settings.MOVES_REFILL_SECONDS
-    return min(float(burst), allowance.moves + earned)
+        return float(bucket.burst)
+    earned = max(0.0, (now - allowance.at).total_seconds()) / bucket.refill_seconds
+    return min(float(bucket.burst), allowance.moves + earned)
 
 
-def take(allowance: Allowance, now: datetime) -> tuple[Allowance | None, int]:
-    """(the allowance after one move, 0), or (None, seconds to wait) when none is left."""
-    moves = available(allowance, now)
+def take(
+    allowance: Allowance, now: datetime, bucket: Bucket | None = None
+) -> tuple[Allowance | None, int]:
+    """(the allowance after one move, 0), or (None, seconds to wait) when none is left.
+    ``bucket``: the moves' unless said (table talk has its own)."""
+    bucket = bucket or moves_bucket()
+    moves = available(allowance, now, bucket)
     if moves >= 1:
         return Allowance(moves - 1, now), 0
-    return None, math.ceil((1 - moves) * settings.MOVES_REFILL_SECONDS)
+    return None, math.ceil((1 - moves) * bucket.refill_seconds)
 
 
 def of_seat(allowances: dict, seat: int) -> Allowance:

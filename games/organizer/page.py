@@ -24,14 +24,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game, Person, Seat
-from games.organizer import control_actions, labels
+from games.organizer import control_actions, labels, talk_moderation
 from games.organizer.overview import overview
 from games.present import clock
 from games.present.page_language import browser_language, in_language
 from games.words import i18n
 
 # What a refused form sends back into the page: its fields, cut to a field's length.
-SENT_FIELDS = ("action", "seat", "name", "email", "timezone", "hours")
+SENT_FIELDS = ("action", "seat", "name", "email", "timezone", "hours", "message", "reason")
 SENT_LENGTH = 254
 
 
@@ -107,7 +107,10 @@ def control(request, pk: int):
         return _not_found(request)
     organizer = _organizer(request, game)
     with translation.override(organizer.language):
-        outcome = control_actions.perform(game, request.POST, organizer.zone, clock.deadline)
+        if request.POST.get("action", "") in talk_moderation.ACTIONS:
+            outcome = talk_moderation.perform(game, request.POST, request.user.email)
+        else:
+            outcome = control_actions.perform(game, request.POST, organizer.zone, clock.deadline)
     if outcome.done:
         messages.success(request, outcome.message)
         return redirect("games:organize", pk=game.pk)
@@ -136,4 +139,5 @@ def _context(game: Game, organizer: Organizer, sent: dict) -> dict:
         "control_url": reverse("games:organize-control", args=[game.pk]),
         "zones": clock.ZONES,
         "sent": sent,
+        "talk": talk_moderation.section(game, zone),
     }

@@ -25,6 +25,7 @@ from games import engine
 from games.core import game_writes, links, moves, selectors
 from games.models import GameEvent
 from games.present import clock, game_log, my_games, presenters
+from games.present import talk as talk_panel
 from games.present.move_fields import sent_back
 from games.present.moves import MOVES
 from games.present.page_language import in_language
@@ -184,7 +185,16 @@ def _projected(seat, state, outcome) -> list:
     return engine.project_log(state, list(outcome.events), seat.index)
 
 
-def _show(request, seat, sent: dict | None = None, table: Table | None = None):
+def show_again(request, seat, talk_text: str, status: int):
+    """The page again after a refused talk message, the text as it was typed.
+    Shown as at the seat's own address, which its links and forms start from."""
+    request.path = reverse("games:seat", args=[request.resolver_match.kwargs["token"]])
+    response = _show(request, seat, talk_text=talk_text)
+    response.status_code = status
+    return _private(response)
+
+
+def _show(request, seat, sent: dict | None = None, table: Table | None = None, talk_text: str = ""):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
@@ -220,6 +230,9 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None):
         away=clock.away_notes(seats, timezone.localdate()),
     )
     context["next_game"] = _next_game(request, seat)
+    before = whole_number(request.GET.get("talk_before", ""), 12)
+    context["talk"] = talk_panel.panel(game, seat, seats, view["phase"]["kind"], before)
+    context["talk_text"] = talk_text
     return render(request, "seat.html", context, using="jinja")
 
 

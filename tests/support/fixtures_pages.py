@@ -26,6 +26,12 @@ def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def move_forms(html: str) -> list[Form]:
+    """The page's move forms, which post back to the page itself (the table talk's
+    forms post to their own addresses)."""
+    return [f for f in forms_of(html) if not f.action]
+
+
 def form_for(html: str, move: str) -> Form:
     found = [f for f in forms_of(html) if f.move == move]
     assert found, f"no {move} form on the page"

@@ -21,6 +21,7 @@ from tests.support.fixtures_pages import (
     forms_of,
     fresh,
     messages_of,
+    move_forms,
     path_of,
     post_form,
     start_game,
@@ -68,9 +69,9 @@ def test_each_seat_sees_its_own_hand_and_no_other(client, game):
 
 def test_the_page_offers_exactly_the_moves_of_the_seat(client, game):
     sheriff_html = client.get(path_of(seat(game, 0))).content.decode()
-    assert [f.move for f in forms_of(sheriff_html)] == []
+    assert [f.move for f in move_forms(sheriff_html)] == []
     merchant_html = client.get(path_of(seat(game, 1))).content.decode()
-    assert [f.move for f in forms_of(merchant_html)] == ["set_aside"]
+    assert [f.move for f in move_forms(merchant_html)] == ["set_aside"]
 
 
 def test_get_changes_nothing(client, game):
@@ -85,12 +86,12 @@ def test_get_changes_nothing(client, game):
 
 def test_every_form_has_its_own_one_time_key_and_the_page_version(client, game):
     html = client.get(path_of(seat(game, 0))).content.decode()  # nothing to do yet
-    game_forms = forms_of(client.get(path_of(seat(game, 1))).content.decode())
+    game_forms = move_forms(client.get(path_of(seat(game, 1))).content.decode())
     since = game.engine_state().phase.since
     assert all(f.value("version") == str(since) for f in game_forms)
     keys = [f.value("key") for f in game_forms]
     assert len(set(keys)) == len(keys) and all(keys)
-    again = forms_of(client.get(path_of(seat(game, 1))).content.decode())
+    again = move_forms(client.get(path_of(seat(game, 1))).content.decode())
     assert {f.value("key") for f in again}.isdisjoint(keys)
     assert "Market" in html
 
@@ -220,7 +221,7 @@ def test_set_aside_by_every_merchant_moves_the_game_to_loading(client, game):
         assert messages_of(response) == ["Your market choice is recorded."]
     assert fresh(game).engine_state().phase.kind == "load"
     html = client.get(path_of(seat(game, 1))).content.decode()
-    assert [f.move for f in forms_of(html)] == ["load_bag"]
+    assert [f.move for f in move_forms(html)] == ["load_bag"]
 
 
 def test_a_stale_page_is_refused_with_its_message(client, game):

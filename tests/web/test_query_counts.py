@@ -2,7 +2,8 @@
 the link's seat with the table's seats, the game's row locked, its events, its
 row, its form key, and the outbox when it owes emails (at most six on PostgreSQL,
 the bound of issue 26); a page is the seat (and whether the record was ever opened), the table's
-seats, the recent log. The transaction's own BEGIN and COMMIT are not counted.
+seats, the recent log, and the table talk's newest messages. The transaction's own
+BEGIN and COMMIT are not counted.
 (Timings: manage.py bench_moves.)"""
 
 from collections import Counter
@@ -26,7 +27,7 @@ def most_statements_a_move_takes() -> int:
     return 5
 
 
-def test_a_move_takes_five_statements_and_a_page_three():
+def test_a_move_takes_five_statements_and_a_page_four():
     MOVE_STATEMENTS = most_statements_a_move_takes()
     game = start_game()
     seat = game.seats.get(index=1)
@@ -38,10 +39,10 @@ def test_a_move_takes_five_statements_and_a_page_three():
     with CaptureQueriesContext(connection) as move:
         response = client.post(path_of(seat), step.data)
     assert response.status_code == 302
-    assert len(statements(page)) <= 3, statements(page)
+    assert len(statements(page)) <= 4, statements(page)  # the talk's one statement included
     assert len(statements(move)) <= MOVE_STATEMENTS, statements(move)
-    if connection.vendor == "postgresql":  # the page's three go in one round trip
-        assert len(round_trips(page)) == 1, round_trips(page)
+    if connection.vendor == "postgresql":  # the first three in one round trip, then the talk
+        assert len(round_trips(page)) <= 2, round_trips(page)
 
 
 def test_the_same_form_twice_counts_once_and_says_so():

@@ -1,0 +1,163 @@
+"""The table's public talk: what a seat may write, when, and how fast; a player's
+report of a message; the organizer's hiding of one and muting of a seat.
+
+Talk is plain text, kept as typed: line breaks are allowed (a few lines), other
+control characters are refused as in names and promises (the database refuses
+NUL; the pages drop bidi controls and isolate each line when they show it). The
+system writes nothing into talk, so talk cannot reveal what a seat may not know.
+Every refusal raises ServiceError and saves nothing.
+"""
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.core import pacing
+from games.core.game_writes import ServiceError
+from games.models import Game, Seat, TalkMessage, TalkReport
+from games.words.typed_text import has_control
+
+MAX_TEXT = 1000  # characters
+MAX_LINES = 10
+MAX_REASON = 200
+PAGE = 20  # messages a page shows at a time
+LINE_BREAKS = "\r\n"
+
+
+def bucket() -> pacing.Bucket:
+    return pacing.Bucket(settings.TALK_BURST, settings.TALK_REFILL_SECONDS)
+
+
+def clean_text(raw: str) -> str:
+    """The message as it is kept (line breaks as \\n, no blank edges); ServiceError
+    if it is not one talk may hold."""
+    text = "\n".join(line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")).strip()
+    if has_control(raw, LINE_BREAKS) or any(_unstorable(c) for c in raw):
+        raise ServiceError(
+            "bad_text", _("A message may hold line breaks, but no other control characters.")
+        )
+    if not text:
+        raise ServiceError("empty", _("Write something first: the message was empty."))
+    if len(text) > MAX_TEXT:
+        raise ServiceError(
+            "too_long",
+            _("A message can be at most %(count)s characters; yours has %(length)s.")
+            % {"count": MAX_TEXT, "length": len(text)},
+        )
+    if text.count("\n") >= MAX_LINES:
+        raise ServiceError(
+            "too_many_lines",
+            _("A message can be at most %(count)s lines.") % {"count": MAX_LINES},
+        )
+    return text
+
+
+def _unstorable(char: str) -> bool:
+    """A lone surrogate cannot be stored as UTF-8."""
+    return "\ud800" <= char <= "\udfff"
+
+
+def closed_reason(game: Game, phase_kind: str) -> str:
+    """Why nobody may write now ("" when they may), for the page and the refusal."""
+    if game.status != Game.Status.ACTIVE or phase_kind == "game_over":
+        return _("The game is over: the table's talk is closed.")
+    if game.talk == Game.Talk.OFF:
+        return _("The organizer turned the table's talk off for this game.")
+    if game.talk == Game.Talk.INSPECTION and phase_kind != "inspection":
+        return _("The table talks during the inspection only, as the organizer set it.")
+    return ""
+
+
+def muted_reason(seat: Seat) -> str:
+    if seat.talk_muted_at is not None:
+        return _("The organizer muted your talk for the rest of this game.")
+    return ""
+
+
+def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
+    """A message from ``seat``, as the game stands ``now``; ServiceError if refused."""
+    text = clean_text(raw)
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        game = seat.game
+        state = game.engine_state()
+        kind = state.phase.kind if state.phase else ""
+        reason = closed_reason(game, kind) or muted_reason(seat)
+        if reason:
+            raise ServiceError("closed", reason)
+        allowance = pacing.Allowance(
+            seat.talk_tokens if seat.talk_counted_at else 0.0, seat.talk_counted_at
+        )
+        after, wait = pacing.take(allowance, now, bucket())
+        if after is None:
+            raise ServiceError("too_fast", too_fast_message(wait))
+        Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
+        return TalkMessage.objects.create(
+            game=game, seat=seat, text=text, round=state.round, phase_kind=kind, created_at=now
+        )
+
+
+def too_fast_message(wait: int) -> str:
+    return ngettext(
+        "Too many messages in a short time: this one was not posted. Try again in "
+        "%(count)s second.",
+        "Too many messages in a short time: this one was not posted. Try again in "
+        "%(count)s seconds.",
+        wait,
+    ) % {"count": wait}
+
+
+def report(message: TalkMessage, seat: Seat, now: datetime) -> bool:
+    """``seat`` reports ``message`` to the organizer: True if it is new (a seat
+    reports a message once; its own messages are not its to report)."""
+    if message.seat_id == seat.pk or message.game_id != seat.game_id:
+        raise ServiceError("not_reportable", _("You cannot report this message."))
+    try:
+        with transaction.atomic():
+            TalkReport.objects.create(message=message, seat=seat, created_at=now)
+    except IntegrityError:
+        return False
+    return True
+
+
+def hide(message: TalkMessage, by_email: str, reason: str, now: datetime) -> None:
+    """The organizer hides ``message``: it stays in the record with who and why."""
+    reason = " ".join(reason.split())
+    if has_control(reason) or any(_unstorable(c) for c in reason):
+        raise ServiceError("bad_text", _("The reason holds characters it should not."))
+    if len(reason) > MAX_REASON:
+        raise ServiceError(
+            "too_long",
+            _("A reason can be at most %(count)s characters.") % {"count": MAX_REASON},
+        )
+    TalkMessage.objects.filter(pk=message.pk, hidden_at__isnull=True).update(
+        hidden_at=now, hidden_by=by_email.lower(), hidden_reason=reason
+    )
+
+
+def mute(seat: Seat, by_email: str, now: datetime) -> None:
+    """The organizer mutes ``seat``'s talk for the rest of the game."""
+    Seat.objects.filter(pk=seat.pk, talk_muted_at__isnull=True).update(talk_muted_at=now)
+
+
+def set_policy(game: Game, talk: str) -> None:
+    if talk not in Game.Talk.values:
+        raise ServiceError("bad_policy", _("No such setting for the table's talk."))
+    Game.objects.filter(pk=game.pk).update(talk=talk)
+    game.talk = talk
+
+
+def page(game_id: int, before: int | None) -> tuple[list, int | None]:
+    """The newest PAGE messages (before the message ``before``, if given), newest
+    first, in one statement; and the id to ask for the next page with (None: no
+    more)."""
+    rows = TalkMessage.objects.filter(game_id=game_id)
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    rows = list(rows.order_by("-id")[: PAGE + 1])
+    more = len(rows) > PAGE
+    rows = rows[:PAGE]
+    return rows, rows[-1].pk if more else None

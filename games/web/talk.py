@@ -1,0 +1,79 @@
+"""The table talk's two forms on a seat page: say something, report a message.
+Both are POSTs (CSRF-checked) to the seat's own link; a message said is followed
+by Post/Redirect/Get, a refused one shows the page again with what was typed
+(400, or 429 when the seat posts too fast) and saves nothing."""
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from games.core import links, talk
+from games.core.game_writes import ServiceError
+from games.models import TalkMessage
+from games.present.page_language import in_language
+from games.web import views
+from games.words import i18n
+
+MAX_SENT = 4 * talk.MAX_TEXT  # what a refused form shows again, at most
+REFUSED_STATUS = {"too_fast": 429}
+
+
+def _seat(request, token: str):
+    """The seat of a talk form's link, or (None, the refused link's page)."""
+    try:
+        seat, _seats = links.resolve_at_table(token)
+    except links.LinkError as error:
+        context = {"title": error.title, "message": error.message}
+        return None, in_language(request, "link_error.html", context, error.status)
+    return seat, None
+
+
+def _table(token: str) -> str:
+    return redirect("games:seat", token=token).url + "#talk"
+
+
+@never_cache
+@require_POST
+def say(request, token: str):
+    seat, refused = _seat(request, token)
+    if seat is None:
+        return refused
+    with i18n.as_seat(seat):
+        raw = request.POST.get("text", "")
+        try:
+            talk.post(seat, raw, timezone.now())
+        except ServiceError as error:
+            messages.error(request, error.message)
+            status = REFUSED_STATUS.get(error.code, 400)
+            sent = raw[:MAX_SENT] if not any("\ud800" <= c <= "\udfff" for c in raw) else ""
+            response = views.show_again(request, seat, sent.replace("\x00", ""), status)
+            if error.code == "too_fast":
+                response["Retry-After"] = str(talk.bucket().refill_seconds)
+            return response
+        messages.success(request, _("Your message is on the table for everyone to read."))
+    return redirect(_table(token))
+
+
+@never_cache
+@require_POST
+def report(request, token: str, message_id: int):
+    seat, refused = _seat(request, token)
+    if seat is None:
+        return refused
+    with i18n.as_seat(seat):
+        message = TalkMessage.objects.filter(pk=message_id, game_id=seat.game_id).first()
+        try:
+            if message is None:
+                raise ServiceError("no_message", _("There is no such message at this table."))
+            new = talk.report(message, seat, timezone.now())
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return redirect(_table(token))
+        if new:
+            messages.success(request, _("Thank you: the organizer will look at this message."))
+        else:
+            messages.info(request, _("You already reported this message."))
+    return redirect(_table(token))
