@@ -4,11 +4,14 @@ report, paging, and text shown as written (isolated, never a link)."""
 
 import re
 from datetime import timedelta
+from urllib.parse import quote, quote_from_bytes
 
+import hypothesis
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.utils import timezone
+from hypothesis import strategies as st
 
 from games.core import talk
 from games.core.game_writes import ServiceError
@@ -235,3 +238,63 @@ def test_a_spanish_reader_sees_the_panel_in_spanish_and_the_message_as_written(c
     html = talk_html(client, game, 2)
     assert "Charla de la mesa" in html and "Dilo" in html
     assert "Open your bag, or else." in html and "Ronda 1" in html
+
+
+# --- any bytes ------------------------------------------------------------------------------
+
+ODD = [
+    b"text=\x00",
+    b"text=nul%00inside",
+    b"text=%ED%A0%80lone",  # a lone surrogate, as raw UTF-8 bytes
+    b"text=%FF%FE%FD",  # not UTF-8 at all
+    b"text=" + b"x" * 200_000,
+    b"text=" + b"%0D%0A" * 5000,
+    b"text=a%0D%0Ab%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0A%0D%0Ac",
+    b"text=%E2%80%AEreversed",
+    b"text=hi&text=twice",
+    b"texto=wrong+name",
+    b"",
+    b"%%%%&&&==",
+]
+
+
+def post_bytes(client, game, body: bytes, index: int = 1):
+    path = path_of(seat(game, index)) + "talk/"
+    return client.post(path, body, content_type="application/x-www-form-urlencoded")
+
+
+def check_bytes(client, game, body: bytes) -> None:
+    before = record(game)
+    response = post_bytes(client, game, body)
+    assert response.status_code < 500
+    if response.status_code != 302:  # refused: nothing changed
+        assert record(game) == before
+        assert "msg-error" in response.content.decode()
+    else:
+        [message] = TalkMessage.objects.filter(game=game).order_by("-id")[:1]
+        assert "\x00" not in message.text and len(message.text) <= talk.MAX_TEXT
+        message.text.encode("utf-8")  # storable as UTF-8, as PostgreSQL needs
+
+
+@pytest.mark.parametrize("body", ODD)
+def test_odd_bytes_get_an_answer_and_change_nothing_when_refused(client, game, body, settings):
+    settings.TALK_BURST = 1000
+    check_bytes(client, game, body)
+
+
+FUZZ = hypothesis.settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[
+        hypothesis.HealthCheck.function_scoped_fixture,
+        hypothesis.HealthCheck.too_slow,
+    ],
+)
+
+
+@FUZZ
+@hypothesis.given(raw=st.binary(max_size=3000), text=st.text(max_size=1200))
+def test_any_bytes_in_the_talk_form(client, game, settings, raw, text):
+    settings.TALK_BURST = 10_000
+    check_bytes(client, game, b"text=" + quote_from_bytes(raw).encode())
+    check_bytes(client, game, b"text=" + quote(text, errors="surrogatepass").encode())
