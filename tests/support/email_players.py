@@ -16,7 +16,7 @@ from games.core import game_setup
 from games.engine import CARD_TYPES, awaiting, project_log
 from games.engine.invariants import hidden_perturbation
 from games.mail import emails
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, TalkMessage
 from tests.support.mailplay import deliver_pending, forms_in, inbox, seat_link
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
@@ -46,6 +46,11 @@ class Player:
         response = self.client.get(path)
         assert response.status_code == 200
         return path, response.content.decode()
+
+    def talk(self, text: str) -> int:
+        """Say ``text`` at the table, through the page's talk form; the status."""
+        path, _html = self.page()
+        return self.client.post(path + "talk/", {"text": text}).status_code
 
     def act(self, round_no: int) -> bool:
         """Make one move if the page offers a useful one; True if something was posted."""
@@ -235,6 +240,15 @@ def assert_nothing_hidden_shapes_the_organizer_page(client: Client, game: Game, 
     return real
 
 
+# What players say while they play (through their pages' talk form).
+TABLE_TALK = [
+    "Open Carol's bag and I'll pay you 5.",
+    "My bag is all apples, Sheriff. Honest.\nWell, mostly.",
+    "\u05e9\u05dc\u05d5\u05dd, Sheriff: let me pass.",
+    "Inspect me and you'll regret it.",
+]
+
+
 def play_through_email(
     players_count: int,
     edition: int,
@@ -276,6 +290,8 @@ def play_through_email(
                 deliver_pending()
                 if watch:
                     watch(Game.objects.get(pk=game.pk))
+                if steps % 5 == 0:  # the table talks too: pages with talk hide as much
+                    assert player.talk(TABLE_TALK[steps % len(TABLE_TALK)]) in (302, 400, 429)
                 if steps % 7 == 0:
                     _, html = player.page()
                     assert_page_hides_other_seats(player, html)
@@ -286,4 +302,5 @@ def play_through_email(
         state = Game.objects.get(pk=game.pk).engine_state()
         assert moved, f"nobody could move in {state.phase.kind}; awaited: {awaiting(state)}"
     deliver_pending()
+    assert TalkMessage.objects.filter(game=game).count() >= 3  # the pages checked held talk
     return Game.objects.get(pk=game.pk), players
