@@ -32,7 +32,9 @@ def _seat(request, token: str):
 
 
 def _table(token: str) -> str:
-    return redirect("games:seat", token=token).url + "#talk"
+    """Back to the table, its result first (focused, as after a move: a fragment
+    would keep the browser from focusing it)."""
+    return redirect("games:seat", token=token).url
 
 
 @never_cache

@@ -1,0 +1,123 @@
+"""The table talk on a phone: during an inspection a merchant threatens, the
+Sheriff answers and a third merchant offers to pay for a rival's inspection; a
+player reports a message, the organizer sees the report on their page and hides
+it; a Spanish reader sees the panel in Spanish and the messages as written.
+Every screen is checked at 390 px and audited; screenshots land in
+var/screenshots/talk-*.png."""
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games.core import game_setup, links
+from games.models import Game, Seat, TalkMessage
+from tests.browser.chromium import Phone
+from tests.support.builders import to_inspection
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ORGANIZER = "org@example.org"
+THREAT = "Let my bag pass, Ann, or everyone hears what you did last round."
+ANSWER = "Threats, Ben? Now I open your bag for sure."
+BRIBE = "Ann, open Ben's bag and I pay you 4 gold. Https://not-a-link.example stays text."
+
+
+@pytest.fixture
+def phone(chromium, site):
+    tab = Phone(chromium, site, prefix="talk-")
+    yield tab
+    tab.close()
+
+
+def inspection_game() -> Game:
+    game = game_setup.create_game(
+        name="Saturday table",
+        players=[
+            game_setup.PlayerSpec("Ann", "ann@example.org", "Europe/Madrid"),
+            game_setup.PlayerSpec("Ben", "ben@example.org"),
+            game_setup.PlayerSpec("Cid", "cid@example.org", language="es"),
+        ],
+        config={"edition": 2},
+        organizer_email=ORGANIZER,
+        timing={"deadline_mode": "duration"},
+    )
+    state = to_inspection(game.engine_state(), {})
+    Game.objects.filter(pk=game.pk).update(state=state.to_dict())
+    return Game.objects.get(pk=game.pk)
+
+
+def link(game, index: int) -> str:
+    return links.seat_path(Seat.objects.get(game=game, index=index))
+
+
+def say(phone: Phone, game, index: int, text: str, screen: str, expect: str) -> None:
+    page = phone.page
+    phone.open(link(game, index))
+    page.fill("#talk-text", text)
+    page.get_by_role("button", name=expect).click()
+    phone.submitted(screen)
+
+
+def signed_in_as_organizer(phone: Phone) -> None:
+    """The organizer's browser session, as games.core.sign_in makes one."""
+    people = get_user_model().objects
+    person = people.filter(email=ORGANIZER).first() or people.create_user(ORGANIZER, ORGANIZER)
+    client = Client()
+    client.force_login(person)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    phone.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": phone.base_url}]
+    )
+
+
+def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone):
+    game = inspection_game()
+    page = phone.page
+
+    say(phone, game, 1, THREAT, "ben-threatens", "Say it")
+    say(phone, game, 0, ANSWER, "sheriff-answers", "Say it")
+    say(phone, game, 2, BRIBE, "cid-offers-es", "Dilo")  # Cid reads in Spanish
+
+    # Ben reads the whole exchange, newest first, and reports Cid's message.
+    phone.open(link(game, 1))
+    panel = page.locator("#talk")
+    panel.scroll_into_view_if_needed()
+    phone.check("ben-reads")
+    texts = panel.locator(".talk-text").all_inner_texts()
+    assert texts == [BRIBE, ANSWER, THREAT], texts
+    assert panel.locator("a").count() == 0  # the address stays text
+    assert "Round 1 · Inspection" in panel.inner_text()
+    bribe = TalkMessage.objects.get(text=BRIBE)
+    panel.locator(f"#talk-{bribe.pk}").get_by_role("button", name="Report").click()
+    phone.submitted("ben-reported", expect="the organizer will look at this message")
+
+    # The organizer sees the report with its thread, and hides the message.
+    signed_in_as_organizer(phone)
+    phone.open(f"/organize/{game.pk}/", "organizer-report")
+    section = page.locator("#talk")
+    assert "reported once" in section.inner_text().lower()
+    assert THREAT in section.inner_text() and ANSWER in section.inner_text()
+    section.locator(f"#field-reason-{bribe.pk}").fill("Bribes belong in offers")
+    section.get_by_role("button", name="Hide this message").click()
+    page.wait_for_load_state()
+    assert "The message is hidden" in page.locator(".msg-success").inner_text()
+    phone.check("organizer-hidden")
+    assert "Hidden by org@example.org (reason: Bribes belong in offers)." in page.inner_text(
+        "#talk"
+    )
+
+    # The players see that a message was hidden, not what it said.
+    phone.open(link(game, 1), "ben-sees-hidden")
+    assert "A message hidden by the organizer" in page.inner_text("#talk")
+    assert "4 gold" not in page.inner_text("main")
+
+    # A Spanish reader: the panel in Spanish, the messages as written.
+    phone.open(link(game, 2), "cid-reads-es")
+    spanish = page.inner_text("#talk")
+    assert "Charla de la mesa" in spanish and "Ronda 1 · Registro" in spanish
+    assert THREAT in spanish and ANSWER in spanish
+    assert "Un mensaje ocultado por el organizador" in spanish
+    page.locator("#talk").screenshot(path="var/screenshots/talk-panel-es.png")
+    phone.open(link(game, 1))
+    page.locator("#talk").screenshot(path="var/screenshots/talk-panel-en.png")
