@@ -106,6 +106,7 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone)
     assert "Hidden by org@example.org (reason: Bribes belong in offers)." in page.inner_text(
         "#talk"
     )
+    page.locator("#talk").screenshot(path="var/screenshots/talk-organizer-section.png")
 
     # The players see that a message was hidden, not what it said.
     phone.open(link(game, 1), "ben-sees-hidden")
