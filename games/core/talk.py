@@ -27,6 +27,14 @@ PAGE = 20  # messages a page shows at a time
 LINE_BREAKS = "\r\n"
 
 
+class TooFast(ServiceError):
+    """Refused by the pacing: ``retry_after`` seconds to wait."""
+
+    def __init__(self, wait: int):
+        super().__init__("too_fast", too_fast_message(wait))
+        self.retry_after = wait
+
+
 def bucket() -> pacing.Bucket:
     return pacing.Bucket(settings.TALK_BURST, settings.TALK_REFILL_SECONDS)
 
@@ -81,7 +89,8 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
     """A message from ``seat``, as the game stands ``now``; ServiceError if refused."""
     text = clean_text(raw)
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().select_related("game").get(pk=seat.pk)
+        # The seat's row only: a message must not wait for the game's lock (moves hold it).
+        seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=seat.pk)
         game = seat.game
         state = game.engine_state()
         kind = state.phase.kind if state.phase else ""
@@ -93,7 +102,7 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
         )
         after, wait = pacing.take(allowance, now, bucket())
         if after is None:
-            raise ServiceError("too_fast", too_fast_message(wait))
+            raise TooFast(wait)
         Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
         return TalkMessage.objects.create(
             game=game, seat=seat, text=text, round=state.round, phase_kind=kind, created_at=now

@@ -52,8 +52,8 @@ def say(request, token: str):
             status = REFUSED_STATUS.get(error.code, 400)
             sent = raw[:MAX_SENT] if not any("\ud800" <= c <= "\udfff" for c in raw) else ""
             response = views.show_again(request, seat, sent.replace("\x00", ""), status)
-            if error.code == "too_fast":
-                response["Retry-After"] = str(talk.bucket().refill_seconds)
+            if isinstance(error, talk.TooFast):
+                response["Retry-After"] = str(error.retry_after)
             return response
         messages.success(request, _("Your message is on the table for everyone to read."))
     return redirect(_table(token))
