@@ -2,7 +2,6 @@
 reported messages with their thread, hiding (kept in the record with who and
 why), muting a seat, the talk setting; refusals change nothing; nobody else may."""
 
-
 import pytest
 from django.utils import timezone
 
