@@ -113,8 +113,12 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = ("name", *TIMING_FIELDS)
-        labels = {"name": gettext_lazy("The game's name"), **TIMING_LABELS}
+        fields = ("name", *TIMING_FIELDS, "talk")
+        labels = {
+            "name": gettext_lazy("The game's name"),
+            "talk": gettext_lazy("Table talk"),
+            **TIMING_LABELS,
+        }
         help_texts = {
             "market_minutes": gettext_lazy("2nd edition: everyone at once."),
             "market_turn_minutes": gettext_lazy("1st edition: one player at a time."),
@@ -147,6 +151,10 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
                 "playing their defaults."
             ),
             "away_cap_days": gettext_lazy("In the whole game."),
+            "talk": gettext_lazy(
+                "When the players may write to the whole table on their pages. You can "
+                "change it, hide a message or mute a player on your page once it runs."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
@@ -245,4 +253,5 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
         cleaned["config"] = config
 
     def timing(self) -> dict:
-        return {name: self.cleaned_data[name] for name in TIMING_FIELDS}
+        """The Game's settings the table starts with: its deadlines and its talk."""
+        return {name: self.cleaned_data[name] for name in (*TIMING_FIELDS, "talk")}

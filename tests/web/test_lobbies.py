@@ -32,6 +32,7 @@ NEW_GAME = {
     "advance_early": "on",
     "away_pauses": "on",
     "first_sheriff": "1",
+    "talk": "all",
 }
 
 
@@ -144,6 +145,7 @@ def test_everyone_accepts_and_the_organizer_starts_the_game():
     assert [s.name for s in game.seats.all()] == ["Alice", "Bob", "Carol", "Dave"]
     assert game.deadline_mode == "daily" and game.daily_time.hour == 18
     assert game.engine_state().sheriff == 0  # the first seat listed, as chosen
+    assert game.talk == Game.Talk.ALL  # the default
     assert game.organizer_email == "alice@example.org"
     assert len(mails_to("dave@example.org")) == 2  # the confirmation, then the game's first
     # The invitation's page now leads to the player's table.
@@ -352,3 +354,13 @@ def test_the_first_sheriff_is_the_seat_chosen_in_the_order_listed():
     game = lobbies.start(lobby.pk)
     assert [s.name for s in game.seats.all()] == ["Alice", "Bob", "Carol"]
     assert game.engine_state().sheriff == 1
+
+
+def test_the_talk_setting_chosen_at_set_up_is_the_games():
+    organizer = signed_in("alice@example.org")
+    lobby = create(organizer, players="3", talk="inspection")
+    for address, name in (("bob@example.org", "Bob"), ("carol@example.org", "Carol")):
+        accept(invitation_path(mails_to(address)[0]), name)
+    assert lobbies.start(lobby.pk).talk == Game.Talk.INSPECTION
+    refused = organizer.post("/new/", {**NEW_GAME, "name": "Other", "talk": "loud"}, **ORIGIN)
+    assert refused.status_code == 400
