@@ -29,13 +29,12 @@ from games.models import (
 from games.organizer import labels, records
 from games.organizer.control_panels import OrganizerControls
 from games.organizer.game_form import (
-    PILE_FIELDS,
     PROVISIONAL_PILES,
-    TIMING_FIELDS,
     GameSettingsForm,
     NewGameForm,
     SeatForm,
 )
+from games.present.game_fields import PILE_FIELDS, TIMING_FIELDS
 
 
 class SeatInline(admin.TabularInline):

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.core import controls, deadlines, game_setup, game_writes
 from games.engine import EngineError
 from games.models import Game, Seat
-from games.organizer.game_form import check_zone
+from games.present.game_fields import check_zone
 from games.words import refusal_messages
 from games.words.typed_text import unfit_for_a_name
 

@@ -8,20 +8,19 @@ from django import forms
 from django.conf import settings
 from django.utils.html import format_html
 
-from games import engine
 from games.core import game_setup
-from games.engine import EngineError
 from games.engine.cards import BLACK_MARKET_VALUES
 from games.models import Game, Seat
 from games.organizer import labels
 from games.present.game_fields import (
-    BOOLEAN_OPTIONS,
-    PILE_FIELDS,
     TIMING_FIELDS,
     TIMING_LABELS,
     DeadlineSettingsMixin,
+    GameNameMixin,
     PileField,
+    RulesMixin,
     check_zone,
+    checked,
 )
 
 PROVISIONAL_PILES = labels.pile_values(BLACK_MARKET_VALUES)
@@ -40,27 +39,15 @@ class SeatForm(forms.ModelForm):
         return check_zone(self.cleaned_data["timezone"])
 
 
-class GameFieldsMixin:
-    """The game's own fields, checked as ``creategame`` checks them: the name goes
-    in every email's subject, so it must be one line of plain text."""
-
-    def clean_name(self):
-        try:
-            return game_setup.game_name(self.cleaned_data["name"])
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+class GameFieldsMixin(GameNameMixin):
+    """The game's own fields, checked as ``creategame`` checks them."""
 
     def clean_organizer_email(self):
         address = self.cleaned_data.get("organizer_email") or ""
-        if not address:
-            return address
-        try:
-            return game_setup.email_address(address)
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+        return checked(game_setup.email_address, address) if address else address
 
 
-class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
+class NewGameForm(GameFieldsMixin, RulesMixin, DeadlineSettingsMixin, forms.ModelForm):
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         # Django shows help text as HTML: the example's angle brackets must be escaped.
@@ -116,31 +103,11 @@ class NewGameForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        players, first_sheriff = cleaned.get("players"), cleaned.get("first_sheriff")
-        if players is None or first_sheriff is None or cleaned.get("edition") is None:
-            return cleaned
-        if first_sheriff > len(players):
-            self.add_error("first_sheriff", f"There are only {len(players)} seats.")
-            return cleaned
-        piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
-        if any(name in self.errors for name in PILE_FIELDS.values()):
-            return cleaned
-        if any(piles.values()) and not cleaned.get("black_market"):
-            self.add_error("black_market", "Tick Black Market to play with these pile values.")
-            return cleaned
-        cleaned["config"] = {
-            "players": len(players),
-            "edition": cleaned.get("edition"),
-            "first_sheriff": first_sheriff - 1,  # the engine numbers seats from 0
-            **{k: cleaned.get(k, False) for k in BOOLEAN_OPTIONS},
-        }
-        values = game_setup.black_market_values(piles)
-        if values is not None:  # blank piles: the engine's provisional defaults
-            cleaned["config"]["black_market_values"] = values
-        try:  # the engine's own checks (player count, edition, seed), before anything is saved
-            engine.new_game(cleaned["config"], cleaned.get("seed") or None)
-        except EngineError as error:
-            raise forms.ValidationError(error.message) from None
+        players = cleaned.get("players")
+        if players is not None:
+            config = self.rules_config(cleaned, len(players), cleaned.get("seed"))
+            if config is not None:
+                cleaned["config"] = config
         return cleaned
 
 

@@ -7,9 +7,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 from django.core.validators import MaxValueValidator
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
 from games.core import deadlines, game_setup
+from games.engine import EngineError
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import Game
 from games.words import goods_names
@@ -136,3 +139,54 @@ class PileField(forms.CharField):
 
 # The new-game form's yes-or-no options, named as GameConfig names them.
 BOOLEAN_OPTIONS = ("royal_goods", "seven_card_hand", "remove_ten", "black_market")
+
+
+def checked(check, value):
+    """``check(value)``, its ValueError said as the field's error."""
+    try:
+        return check(value)
+    except ValueError as error:
+        raise forms.ValidationError(str(error)) from None
+
+
+class GameNameMixin:
+    """The game's name goes in every email's subject: one line of plain text."""
+
+    def clean_name(self):
+        return checked(game_setup.game_name, self.cleaned_data["name"])
+
+
+class RulesMixin:
+    """The rules' fields (edition, first Sheriff, the options, the Black Market's
+    piles) made into the engine's configuration, which the engine checks too."""
+
+    def rules_config(self, cleaned: dict, seats: int, seed: str | None = None) -> dict | None:
+        """The configuration for ``seats`` players, or None with the form's errors said."""
+        first_sheriff = cleaned.get("first_sheriff")
+        if first_sheriff is None or cleaned.get("edition") is None:
+            return None
+        if first_sheriff > seats:
+            text = gettext("There are only %(seats)d seats.") % {"seats": seats}
+            self.add_error("first_sheriff", text)
+            return None
+        if any(name in self.errors for name in PILE_FIELDS.values()):
+            return None
+        piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
+        if any(piles.values()) and not cleaned.get("black_market"):
+            text = gettext("Tick Black Market to play with these pile values.")
+            self.add_error("black_market", text)
+            return None
+        config = {
+            "players": seats,
+            "edition": cleaned["edition"],
+            "first_sheriff": first_sheriff - 1,  # the engine numbers seats from 0
+            **{option: cleaned.get(option, False) for option in BOOLEAN_OPTIONS},
+        }
+        values = game_setup.black_market_values(piles)
+        if values is not None:  # blank piles: the engine's provisional defaults
+            config["black_market_values"] = values
+        try:  # the engine's own checks (player count, edition, seed), before anything is saved
+            engine.new_game(config, seed or None)
+        except EngineError as error:
+            raise forms.ValidationError(error.message) from None
+        return config

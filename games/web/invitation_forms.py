@@ -6,15 +6,9 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from games.core import game_setup
+from games.present.game_fields import checked
 from games.web.new_game import parse_invitee
 from games.web.seat_settings import known_zone
-
-
-def _checked(check, value):
-    try:
-        return check(value)
-    except ValueError as error:
-        raise forms.ValidationError(str(error)) from None
 
 
 class FirstErrorMixin:
@@ -40,7 +34,7 @@ class InviteForm(FirstErrorMixin, forms.Form):
     )
 
     def clean_invitee(self):
-        return _checked(parse_invitee, self.cleaned_data["invitee"])
+        return checked(parse_invitee, self.cleaned_data["invitee"])
 
 
 class AcceptForm(FirstErrorMixin, forms.Form):
@@ -49,7 +43,7 @@ class AcceptForm(FirstErrorMixin, forms.Form):
     language = forms.ChoiceField(label=gettext_lazy("Language"), choices=settings.LANGUAGES)
 
     def clean_name(self):
-        return _checked(game_setup.player_name, self.cleaned_data["name"])
+        return checked(game_setup.player_name, self.cleaned_data["name"])
 
 
 class JoinForm(FirstErrorMixin, forms.Form):
@@ -62,7 +56,7 @@ class JoinForm(FirstErrorMixin, forms.Form):
         self.signed_in_as = signed_in_as
 
     def clean_name(self):
-        return _checked(game_setup.player_name, self.cleaned_data["name"])
+        return checked(game_setup.player_name, self.cleaned_data["name"])
 
     def clean_email(self):
-        return _checked(game_setup.email_address, self.cleaned_data["email"]).lower()
+        return checked(game_setup.email_address, self.cleaned_data["email"]).lower()

@@ -12,17 +12,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import engine
 from games.core import game_setup
-from games.engine import EngineError
 from games.models import Game
 from games.present.game_fields import (
-    BOOLEAN_OPTIONS,
-    PILE_FIELDS,
     TIMING_FIELDS,
     TIMING_LABELS,
     DeadlineSettingsMixin,
+    GameNameMixin,
     PileField,
+    RulesMixin,
+    checked,
 )
 
 FIRST_GAME = {
@@ -45,7 +44,7 @@ def parse_invitee(line: str) -> game_setup.PlayerSpec:
     return game_setup.PlayerSpec(name=name, email=address)
 
 
-class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
+class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.ModelForm):
     players = forms.TypedChoiceField(
         label=gettext_lazy("Players"),
         choices=[(n, str(n)) for n in range(3, 7)],
@@ -168,17 +167,8 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
         ]
         self.fields["daily_time"].widget = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
-    def clean_name(self):
-        try:
-            return game_setup.game_name(self.cleaned_data["name"])
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
-
     def clean_my_name(self):
-        try:
-            return game_setup.player_name(self.cleaned_data["my_name"])
-        except ValueError as error:
-            raise forms.ValidationError(str(error)) from None
+        return checked(game_setup.player_name, self.cleaned_data["my_name"])
 
     def clean_invitees(self):
         lines = [line for line in self.cleaned_data["invitees"].splitlines() if line.strip()]
@@ -186,10 +176,7 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
             raise forms.ValidationError(_("At most 5 invitations: a game has at most 6 players."))
         invitees = []
         for line in lines:
-            try:
-                invitees.append(parse_invitee(line))
-            except ValueError as error:
-                raise forms.ValidationError(str(error)) from None
+            invitees.append(checked(parse_invitee, line))
         addresses = [invitee.email for invitee in invitees]
         if len(set(addresses)) != len(addresses):
             raise forms.ValidationError(_("Each address once, please."))
@@ -221,36 +208,10 @@ class NewTableForm(DeadlineSettingsMixin, forms.ModelForm):
             self.add_error("start_at", _("The start time has passed: choose a later one."))
 
     def _clean_rules(self, cleaned):
-        if cleaned.get("players") is None or cleaned.get("edition") is None:
-            return
-        if any(name in self.errors for name in PILE_FIELDS.values()):
-            return
-        first_sheriff = cleaned.get("first_sheriff")
-        if first_sheriff is None:
-            return
-        if first_sheriff > cleaned["players"]:
-            self.add_error(
-                "first_sheriff",
-                _("There are only %(seats)d seats.") % {"seats": cleaned["players"]},
-            )
-            return
-        piles = {kind: cleaned.get(name) for kind, name in PILE_FIELDS.items()}
-        if any(piles.values()) and not cleaned.get("black_market"):
-            self.add_error("black_market", _("Tick Black Market to play with these pile values."))
-            return
-        config = {
-            "edition": cleaned["edition"],
-            "first_sheriff": first_sheriff - 1,  # the engine numbers seats from 0
-            **{option: cleaned.get(option, False) for option in BOOLEAN_OPTIONS},
-        }
-        values = game_setup.black_market_values(piles)
-        if values is not None:
-            config["black_market_values"] = values
-        try:  # the engine's own checks, with the seats the table will have
-            engine.new_game({**config, "players": cleaned["players"]}, None)
-        except EngineError as error:
-            raise forms.ValidationError(error.message) from None
-        cleaned["config"] = config
+        if cleaned.get("players") is not None:
+            config = self.rules_config(cleaned, cleaned["players"])
+            if config is not None:
+                cleaned["config"] = config
 
     def timing(self) -> dict:
         """The Game's settings the table starts with: its deadlines and its talk."""
