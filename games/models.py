@@ -135,6 +135,10 @@ class Game(models.Model):
         OFF = "off", _("Off")
 
     talk = models.CharField(max_length=10, choices=Talk.choices, default=Talk.ALL)
+    # Private messages between two seats (off: everyone negotiates in the open, as the
+    # rulebooks have it), and whether the final page shows them to the whole table.
+    talk_private = models.BooleanField(default=False)
+    reveal_private = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -207,6 +211,12 @@ class Seat(models.Model):
     talk_muted_at = models.DateTimeField(null=True, blank=True, editable=False)
     talk_tokens = models.FloatField(default=0, editable=False)
     talk_counted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The newest message the player has read on the page, and the newest one an email
+    # told them: what is newer than both (and not their own) is unread.
+    talk_read_id = models.PositiveIntegerField(default=0, editable=False)
+    talk_mailed_id = models.PositiveIntegerField(default=0, editable=False)
+    # Whether the talk panel shows the game's own lines (a bag passed, an offer made).
+    talk_system_lines = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["game", "index"]
@@ -501,12 +511,20 @@ class DeliveryEvent(models.Model):
 
 
 class TalkMessage(models.Model):
-    """A line of the table's public talk (games.core.talk). A hidden message stays
+    """A line of the table's talk, public or private (games.core.talk). A hidden message stays
     in the record, with who hid it and why; players see only that it was hidden."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk_messages")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_messages")
+    # A private message's one reader (None: the whole table reads it).
+    to_seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="talk_received"
+    )
     text = models.TextField()
+    # What it answers, from the phase it was written in: an offer (by its number) or a
+    # seat's declaration (by the seat's index). Empty: nothing.
+    quote_kind = models.CharField(max_length=12, blank=True)
+    quote_ref = models.PositiveIntegerField(null=True, blank=True)
     # When it was written, as the game stood: "round 2, Inspection".
     round = models.PositiveSmallIntegerField(default=0)
     phase_kind = models.CharField(max_length=20, blank=True)
