@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -159,11 +160,31 @@ def set_policy(game: Game, talk: str) -> None:
     game.talk = talk
 
 
-def page(game_id: int, before: int | None) -> tuple[list, int | None]:
-    """The newest PAGE messages (before the message ``before``, if given), newest
-    first, in one statement; and the id to ask for the next page with (None: no
-    more)."""
-    rows = TalkMessage.objects.filter(game_id=game_id)
+def visible_to(seat: Seat, game: Game | None = None) -> QuerySet:
+    """The messages ``seat`` may read: the table's, and the private ones it wrote or
+    was written; every one once the game is over, if the game reveals them then.
+    The one place that decides who reads a private message."""
+    game = game or seat.game
+    rows = TalkMessage.objects.filter(game_id=seat.game_id)
+    if game.status == Game.Status.FINISHED and game.reveal_private:
+        return rows
+    return rows.filter(Q(to_seat__isnull=True) | Q(to_seat_id=seat.pk) | Q(seat_id=seat.pk))
+
+
+def unread(seat: Seat, game: Game | None = None) -> QuerySet:
+    """What ``seat`` has neither read on the page nor been told by email: never its
+    own messages, nor hidden ones."""
+    since = max(seat.talk_read_id, seat.talk_mailed_id)
+    return (
+        visible_to(seat, game).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
+    )
+
+
+def page(seat: Seat, game: Game, before: int | None) -> tuple[list, int | None]:
+    """The newest PAGE messages ``seat`` may read (before the message ``before``, if
+    given), newest first, in one statement; and the id to ask for the next page with
+    (None: no more)."""
+    rows = visible_to(seat, game)
     if before is not None:
         rows = rows.filter(pk__lt=before)
     rows = list(rows.order_by("-id")[: PAGE + 1])

@@ -23,7 +23,7 @@ def lines(message) -> list:
 def panel(game, seat, seats: list, phase_kind: str, before: int | None) -> dict:
     """What a seat's page shows of the talk: ``before`` is the id the older page
     starts below (``?talk_before=``)."""
-    rows, older = talk.page(game.pk, before)
+    rows, older = talk.page(seat, game, before)
     names = {s.pk: s.name for s in seats}
     messages = [
         {
