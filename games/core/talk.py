@@ -12,7 +12,8 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -106,7 +107,13 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
             raise TooFast(wait)
         Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
         return TalkMessage.objects.create(
-            game=game, seat=seat, text=text, round=state.round, phase_kind=kind, created_at=now
+            game=game,
+            seat=seat,
+            text=text,
+            round=state.round,
+            phase_kind=kind,
+            after_seq=state.seq,
+            created_at=now,
         )
 
 
@@ -153,6 +160,11 @@ def mute(seat: Seat, by_email: str, now: datetime) -> None:
     Seat.objects.filter(pk=seat.pk, talk_muted_at__isnull=True).update(talk_muted_at=now)
 
 
+def unmute(seat: Seat) -> None:
+    """The organizer lets a muted seat talk again."""
+    Seat.objects.filter(pk=seat.pk).update(talk_muted_at=None)
+
+
 def set_policy(game: Game, talk: str) -> None:
     if talk not in Game.Talk.values:
         raise ServiceError("bad_policy", _("No such setting for the table's talk."))
@@ -160,31 +172,65 @@ def set_policy(game: Game, talk: str) -> None:
     game.talk = talk
 
 
-def visible_to(seat: Seat, game: Game | None = None) -> QuerySet:
-    """The messages ``seat`` may read: the table's, and the private ones it wrote or
-    was written; every one once the game is over, if the game reveals them then.
-    The one place that decides who reads a private message."""
-    game = game or seat.game
-    rows = TalkMessage.objects.filter(game_id=seat.game_id)
-    if game.status == Game.Status.FINISHED and game.reveal_private:
-        return rows
-    return rows.filter(Q(to_seat__isnull=True) | Q(to_seat_id=seat.pk) | Q(seat_id=seat.pk))
+def _readable_by(reader) -> Q:
+    """Messages the seat ``reader`` (a pk, or an OuterRef to one) may read: the
+    table's, and the private ones it wrote or was written; every one once the game
+    is over, if the game reveals them then. The one place that decides who reads
+    a private message."""
+    revealed = Q(game__status=Game.Status.FINISHED, game__reveal_private=True)
+    return Q(to_seat__isnull=True) | Q(to_seat_id=reader) | Q(seat_id=reader) | revealed
 
 
-def unread(seat: Seat, game: Game | None = None) -> QuerySet:
+def visible_to(seat: Seat) -> QuerySet:
+    """The messages ``seat`` may read."""
+    return TalkMessage.objects.filter(_readable_by(seat.pk), game_id=seat.game_id)
+
+
+def unread(seat: Seat) -> QuerySet:
     """What ``seat`` has neither read on the page nor been told by email: never its
     own messages, nor hidden ones."""
     since = max(seat.talk_read_id, seat.talk_mailed_id)
-    return (
-        visible_to(seat, game).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
+    return visible_to(seat).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
+
+
+def with_unread(seats: QuerySet) -> QuerySet:
+    """``seats``, each annotated with ``talk_unread``, its count of ``unread``, in
+    the same statement (My games counts every seat's at once)."""
+    since = Greatest(OuterRef("talk_read_id"), OuterRef("talk_mailed_id"))
+    rows = (
+        TalkMessage.objects.filter(
+            _readable_by(OuterRef("pk")),
+            game_id=OuterRef("game_id"),
+            pk__gt=since,
+            hidden_at__isnull=True,
+        )
+        .exclude(seat_id=OuterRef("pk"))
+        .values("game_id")
+        .annotate(count=Count("pk"))
+        .values("count")
     )
+    return seats.annotate(talk_unread=Coalesce(Subquery(rows), 0))
 
 
-def page(seat: Seat, game: Game, before: int | None) -> tuple[list, int | None]:
+def mark_read(seat: Seat, upto: int) -> None:
+    """The player has read the messages up to ``upto`` on the page. Only ids it may
+    read count, so a number from the future marks nothing not yet written."""
+    newest = visible_to(seat).filter(pk__lte=upto).aggregate(newest=Max("pk"))["newest"]
+    if newest:
+        Seat.objects.filter(pk=seat.pk, talk_read_id__lt=newest).update(talk_read_id=newest)
+
+
+def show_system_lines(seat: Seat, shown: bool) -> None:
+    """Whether the seat's panel shows the game's own lines among the talk."""
+    Seat.objects.filter(pk=seat.pk).update(talk_system_lines=shown)
+    seat.talk_system_lines = shown
+
+
+def page(seat: Seat, before: int | None) -> tuple[list, int | None]:
     """The newest PAGE messages ``seat`` may read (before the message ``before``, if
     given), newest first, in one statement; and the id to ask for the next page with
     (None: no more)."""
-    rows = visible_to(seat, game)
+    rows = visible_to(seat)
     if before is not None:
         rows = rows.filter(pk__lt=before)
     rows = list(rows.order_by("-id")[: PAGE + 1])
