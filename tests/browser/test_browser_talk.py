@@ -72,7 +72,7 @@ def signed_in_as_organizer(phone: Phone) -> None:
     )
 
 
-def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone):
+def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone, chromium, site):
     game = inspection_game()
     page = phone.page
 
@@ -123,6 +123,20 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone)
     page.locator("#talk").screenshot(path="var/screenshots/talk-panel-es.png")
     phone.open(link(game, 1))
     page.locator("#talk").screenshot(path="var/screenshots/talk-panel-en.png")
+
+    # The organizer's moderation view on a Spanish phone.
+    spanish = Phone(chromium, site, prefix="talk-es-", locale="es-ES")
+    try:
+        signed_in_as_organizer(spanish)
+        spanish.open(f"/organize/{game.pk}/", "organizer-moderation")
+        section = spanish.page.inner_text("#talk")
+        assert "mensajes denunciados y ocultos" in section.lower(), section[:300]
+        assert BRIBE in section  # the organizer reads what was hidden, as written
+        spanish.page.locator("#talk").screenshot(
+            path="var/screenshots/talk-organizer-section-es.png"
+        )
+    finally:
+        spanish.close()
 
 
 def test_new_messages_are_marked_until_the_panel_has_been_seen(phone):
