@@ -4,6 +4,7 @@ messages. Messages are shown as written: each line isolated by the templates
 ("privately to Bob") and for what a message answers ("re: Offer #2") are here,
 for the pages and the emails alike (names isolated: print them with ``|bdi``)."""
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -73,7 +74,7 @@ def about_choices(view: dict, names: list) -> list[tuple[str, str]]:
         if kind == "declaration":
             said = declaration_text(view["players"][ref]["declaration"])
             label = _("%(whose)s: %(declared)s") % {"whose": label, "declared": said}
-        choices.append((f"{kind}-{ref}", label))
+        choices.append((f"{kind}-{ref}", capfirst(label)))
     return choices
 
 
