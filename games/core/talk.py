@@ -1,7 +1,7 @@
 """The table's talk: what a seat may write, to whom, about what, when, and how fast;
 a player's report of a message; the organizer's hiding of one and muting of a seat.
 A message is for the whole table, or (if the game allows it) private to one other
-seat; it may answer an offer or a declaration the writer can see (``quotable``).
+seat; it may answer an offer or a declaration the writer can see (``quotable_in``).
 
 Talk is plain text, kept as typed: line breaks are allowed (a few lines), other
 control characters are refused as in names and promises (the database refuses
@@ -95,7 +95,7 @@ def post(
 ) -> TalkMessage:
     """A message from ``seat``, as the game stands ``now``; ServiceError if refused.
     ``to_index``: the one seat that reads it (None: the whole table); ``about``: what
-    it answers, as ``quotable`` names it ("" for nothing)."""
+    it answers, as ``quotable_in`` names it ("" for nothing)."""
     text = clean_text(raw)
     quote = read_about(about)
     with transaction.atomic():
@@ -108,11 +108,7 @@ def post(
         if reason:
             raise ServiceError("closed", reason)
         to_seat = _reader(game, seat, to_index)
-        if quote and quote not in quotable(state, seat.index):
-            raise ServiceError(
-                "bad_about",
-                _("What your message answers is not on the table now: choose it again."),
-            )
+        quote = _answered(state, seat.index, quote)
         allowance = pacing.Allowance(
             seat.talk_tokens if seat.talk_counted_at else 0.0, seat.talk_counted_at
         )
@@ -152,17 +148,31 @@ def read_about(raw: str) -> tuple[str, int] | None:
     raise ServiceError("bad_about", _("Choose what your message answers from the list."))
 
 
-def quotable(state, index: int) -> list[tuple[str, int]]:
-    """What seat ``index`` may answer now, as it sees it."""
-    return quotable_in(engine.view_for(state, index))
-
-
 def quotable_in(view: dict) -> list[tuple[str, int]]:
     """What a seat's ``view`` lets it answer: each declaration on the table and each
-    offer of this inspection."""
+    offer (or demand) of this inspection, as the "About" list names them."""
     declared = [("declaration", p["seat"]) for p in view["players"] if p.get("declaration")]
     offers = [("offer", o["id"]) for o in sorted(view.get("offers", []), key=lambda o: o["id"])]
     return declared + offers
+
+
+def quote_kind(view: dict, kind: str, ref: int) -> str:
+    """How a message answering ``kind`` ``ref`` keeps it: a demand (an offer the
+    inspector made the merchant) as "demand", so that it is named so for good."""
+    demands = {o["id"] for o in view.get("offers", []) if o["proposer"] != o["payer"]}
+    return "demand" if kind == "offer" and ref in demands else kind
+
+
+def _answered(state, index: int, quote):
+    """``quote`` as kept, if seat ``index`` may answer it now; ServiceError if not."""
+    if quote is None:
+        return None
+    view = engine.view_for(state, index)
+    if quote not in quotable_in(view):
+        raise ServiceError(
+            "bad_about", _("What your message answers is not on the table now: choose it again.")
+        )
+    return quote_kind(view, *quote), quote[1]
 
 
 def _reader(game: Game, seat: Seat, to_index: int | None) -> Seat | None:

@@ -48,6 +48,8 @@ def quoted(kind: str, ref, names: list) -> str:
     index); "" for nothing."""
     if kind == "offer":
         return pgettext("what a message answers", "Offer #%(number)s") % {"number": ref}
+    if kind == "demand":
+        return pgettext("what a message answers", "Demand #%(number)s") % {"number": ref}
     if kind == "declaration" and ref is not None and ref < len(names):
         return _("%(name)s’s declaration") % {"name": user_text.isolate(names[ref])}
     return ""
@@ -60,9 +62,13 @@ def answers(message, names: list) -> str:
 
 
 def anchor(message) -> str:
-    """What a message answers as the "About" list names it ("offer-2"), which is also
-    the id of the offer's card and of the declaration's line on the page; "" for nothing."""
-    return f"{message.quote_kind}-{message.quote_ref}" if message.quote_kind else ""
+    """What a message answers as the "About" list names it ("offer-2", a demand too),
+    which is also the id of the offer's card and of the declaration's line on the
+    page; "" for nothing."""
+    if not message.quote_kind:
+        return ""
+    kind = "offer" if message.quote_kind == "demand" else message.quote_kind
+    return f"{kind}-{message.quote_ref}"
 
 
 def about_choices(view: dict, names: list) -> list[tuple[str, str]]:
@@ -70,7 +76,7 @@ def about_choices(view: dict, names: list) -> list[tuple[str, str]]:
     may answer now, e.g. ("declaration-1", "Bob's declaration: 3 Apples")."""
     choices = []
     for kind, ref in talk.quotable_in(view):
-        label = quoted(kind, ref, names)
+        label = quoted(talk.quote_kind(view, kind, ref), ref, names)
         if kind == "declaration":
             said = declaration_text(view["players"][ref]["declaration"])
             label = _("%(whose)s: %(declared)s") % {"whose": label, "declared": said}
