@@ -143,6 +143,14 @@ def test_a_refused_target_or_quote_says_why_and_changes_nothing(client, fields, 
     assert "hello</textarea>" in response.content.decode()  # what was typed, kept
 
 
+def test_a_refused_private_message_comes_back_to_the_same_reader_and_quote(client):
+    game = in_inspection(private_game())
+    response = say(client, game, 2, "x" * 1001, to="3", about="offer-1")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert '<option value="3" selected>' in html and '<option value="offer-1" selected>' in html
+
+
 def test_private_messages_are_refused_where_the_game_does_not_allow_them(client):
     game = start_game()
     before = record(game)
