@@ -1,5 +1,7 @@
-"""The table's public talk: what a seat may write, when, and how fast; a player's
-report of a message; the organizer's hiding of one and muting of a seat.
+"""The table's talk: what a seat may write, to whom, about what, when, and how fast;
+a player's report of a message; the organizer's hiding of one and muting of a seat.
+A message is for the whole table, or (if the game allows it) private to one other
+seat; it may answer an offer or a declaration the writer can see (``quotable_in``).
 
 Talk is plain text, kept as typed: line breaks are allowed (a few lines), other
 control characters are refused as in names and promises (the database refuses
@@ -17,6 +19,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import engine
 from games.core import pacing
 from games.core.game_writes import ServiceError
 from games.models import Game, Seat, TalkMessage, TalkReport
@@ -27,6 +30,7 @@ MAX_LINES = 10
 MAX_REASON = 200
 PAGE = 20  # messages a page shows at a time
 LINE_BREAKS = "\r\n"
+QUOTE_KINDS = ("offer", "declaration")  # what a message may answer, as "offer-2"
 
 
 class TooFast(ServiceError):
@@ -87,9 +91,14 @@ def muted_reason(seat: Seat) -> str:
     return ""
 
 
-def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
-    """A message from ``seat``, as the game stands ``now``; ServiceError if refused."""
+def post(
+    seat: Seat, raw: str, now: datetime, to_index: int | None = None, about: str = ""
+) -> TalkMessage:
+    """A message from ``seat``, as the game stands ``now``; ServiceError if refused.
+    ``to_index``: the one seat that reads it (None: the whole table); ``about``: what
+    it answers, as ``quotable_in`` names it ("" for nothing)."""
     text = clean_text(raw)
+    quote = read_about(about)
     with transaction.atomic():
         # The seat's row only: a message must not wait for the game's lock (moves hold it).
         seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=seat.pk)
@@ -99,6 +108,8 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
         reason = closed_reason(game, kind) or muted_reason(seat)
         if reason:
             raise ServiceError("closed", reason)
+        to_seat = _reader(game, seat, to_index)
+        quote = _answered(state, seat.index, quote)
         allowance = pacing.Allowance(
             seat.talk_tokens if seat.talk_counted_at else 0.0, seat.talk_counted_at
         )
@@ -109,12 +120,79 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
         return TalkMessage.objects.create(
             game=game,
             seat=seat,
+            to_seat=to_seat,
             text=text,
+            quote_kind=quote[0] if quote else "",
+            quote_ref=quote[1] if quote else None,
             round=state.round,
             phase_kind=kind,
             after_seq=state.seq,
             created_at=now,
         )
+
+
+def read_target(raw: str) -> int | None:
+    """The ``to`` field of the talk form: "" for the whole table, or a seat's index."""
+    if raw == "":
+        return None
+    if raw.isascii() and raw.isdigit() and len(raw) <= 2:
+        return int(raw)
+    raise ServiceError("bad_to", _("Choose whom the message is for from the list."))
+
+
+def read_about(raw: str) -> tuple[str, int] | None:
+    """The ``about`` field: "" for nothing, else "offer-2" or "declaration-1"."""
+    if raw == "":
+        return None
+    kind, _dash, ref = raw.partition("-")
+    if kind in QUOTE_KINDS and ref.isascii() and ref.isdigit() and len(ref) <= 4:
+        return kind, int(ref)
+    raise ServiceError("bad_about", _("Choose what your message answers from the list."))
+
+
+def quotable_in(view: dict) -> list[tuple[str, int]]:
+    """What a seat's ``view`` lets it answer: each declaration on the table and each
+    offer (or demand) of this inspection, as the "About" list names them."""
+    declared = [("declaration", p["seat"]) for p in view["players"] if p.get("declaration")]
+    offers = [("offer", o["id"]) for o in sorted(view.get("offers", []), key=lambda o: o["id"])]
+    return declared + offers
+
+
+def quote_kind(view: dict, kind: str, ref: int) -> str:
+    """How a message answering ``kind`` ``ref`` keeps it: a demand (an offer the
+    inspector made the merchant) as "demand", so that it is named so for good."""
+    demands = {o["id"] for o in view.get("offers", []) if o["proposer"] != o["payer"]}
+    return "demand" if kind == "offer" and ref in demands else kind
+
+
+def _answered(state, index: int, quote):
+    """``quote`` as kept, if seat ``index`` may answer it now; ServiceError if not."""
+    if quote is None:
+        return None
+    view = engine.view_for(state, index)
+    if quote not in quotable_in(view):
+        raise ServiceError(
+            "bad_about", _("What your message answers is not on the table now: choose it again.")
+        )
+    return quote_kind(view, *quote), quote[1]
+
+
+def _reader(game: Game, seat: Seat, to_index: int | None) -> Seat | None:
+    """A private message's reader (None: the whole table); ServiceError if refused."""
+    if to_index is None:
+        return None
+    if not game.talk_private:
+        raise ServiceError(
+            "no_private",
+            _(
+                "This game's talk is open to the whole table: the organizer did not allow "
+                "private messages."
+            ),
+        )
+    reader = Seat.objects.filter(game=game, index=to_index).first()
+    if reader is None or reader.pk == seat.pk:
+        raise ServiceError("bad_to", _("A private message goes to one other player at this table."))
+    return reader
 
 
 def too_fast_message(wait: int) -> str:
@@ -132,6 +210,8 @@ def report(message: TalkMessage, seat: Seat, now: datetime) -> bool:
     reports a message once; its own messages are not its to report)."""
     if message.seat_id == seat.pk or message.game_id != seat.game_id:
         raise ServiceError("not_reportable", _("You cannot report this message."))
+    if not visible_to(seat).filter(pk=message.pk).exists():  # another pair's private one
+        raise ServiceError("no_message", _("There is no such message at this table."))
     try:
         with transaction.atomic():
             TalkReport.objects.create(message=message, seat=seat, created_at=now)

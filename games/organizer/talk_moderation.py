@@ -1,6 +1,8 @@
 """The organizer's side of the table talk: the reported (and hidden) messages
 with a few messages around each, and the controls to hide a message, mute a
 seat's talk and set when the table may talk (games.core.talk does the writes).
+A private message reaches the organizer only when its reader reports it: the
+thread around a reported message holds public messages only, and the count too.
 
 The controls post the page's version like the others, but do not refuse a page
 a move has since overtaken: they touch no game state, and hiding a message
@@ -15,7 +17,7 @@ from games.core import talk
 from games.core.game_writes import ServiceError
 from games.models import Game, Seat, TalkMessage
 from games.organizer.control_actions import Outcome, whole_number
-from games.present.talk import lines, when_written
+from games.present.talk import lines, privately, when_written
 
 AROUND = 2  # messages shown before and after a reported one
 ACTIONS = ("talk_hide", "talk_mute", "talk_unmute", "talk_policy")
@@ -72,7 +74,7 @@ def section(game: Game, zone: str) -> dict:
     flagged = list(
         TalkMessage.objects.filter(game=game)
         .annotate(report_count=Count("reports"))
-        .filter(Q(report_count__gt=0) | Q(hidden_at__isnull=False))
+        .filter(Q(report_count__gt=0) | Q(hidden_at__isnull=False, to_seat__isnull=True))
         .order_by("-id")
     )
     return {
@@ -80,14 +82,19 @@ def section(game: Game, zone: str) -> dict:
         "muted": [s for s in game.seats.all() if s.talk_muted_at is not None],
         "setting": game.talk,
         "settings": Game.Talk.choices,
-        # The table's messages only: an organizer who plays learns nothing of private ones.
-        "count": TalkMessage.objects.filter(game=game, to_seat__isnull=True).count(),
+        "count": _public(game).count(),
+        "private": game.talk_private,
+        "reveal": game.reveal_private,
     }
 
 
+def _public(game: Game):
+    return TalkMessage.objects.filter(game=game, to_seat__isnull=True)
+
+
 def _flagged(game, message, names: dict, zone: str) -> dict:
-    before = TalkMessage.objects.filter(game=game, pk__lt=message.pk).order_by("-id")[:AROUND]
-    after = TalkMessage.objects.filter(game=game, pk__gt=message.pk).order_by("id")[:AROUND]
+    before = _public(game).filter(pk__lt=message.pk).order_by("-id")[:AROUND]
+    after = _public(game).filter(pk__gt=message.pk).order_by("id")[:AROUND]
     thread = [*reversed(list(before)), message, *after]
     return {
         "message": _line(message, names, zone),
@@ -105,6 +112,7 @@ def _line(message, names: dict, zone: str) -> dict:
     return {
         "id": message.pk,
         "author": names.get(message.seat_id, ""),
+        "privately": privately(message, None, names),
         "lines": lines(message),
         "hidden": hidden,
         **when_written(message, zone),

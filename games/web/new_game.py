@@ -30,6 +30,8 @@ FIRST_GAME = {
     "reminder_minutes": 180,
 }
 MAX_INVITEES = 5
+# The table talk's settings, carried into the Game with the deadlines (lobby.timing).
+TALK_FIELDS = ("talk", "talk_private", "reveal_private")
 
 
 def parse_invitee(line: str) -> game_setup.PlayerSpec:
@@ -112,10 +114,12 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
 
     class Meta:
         model = Game
-        fields = ("name", *TIMING_FIELDS, "talk")
+        fields = ("name", *TIMING_FIELDS, *TALK_FIELDS)
         labels = {
             "name": gettext_lazy("The game's name"),
             "talk": gettext_lazy("Table talk"),
+            "talk_private": gettext_lazy("Private messages between two players"),
+            "reveal_private": gettext_lazy("Reveal private messages when the game ends"),
             **TIMING_LABELS,
         }
         help_texts = {
@@ -153,6 +157,14 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
             "talk": gettext_lazy(
                 "When the players may write to the whole table on their pages. You can "
                 "change it, hide a message or mute a player on your page once it runs."
+            ),
+            "talk_private": gettext_lazy(
+                "A player may then write to one other player alone. Off: everyone "
+                "negotiates in the open, as the rulebooks have it. You read a private "
+                "message only if its reader reports it to you."
+            ),
+            "reveal_private": gettext_lazy(
+                "On the final page, the whole table reads every private message."
             ),
         }
 
@@ -215,4 +227,4 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
 
     def timing(self) -> dict:
         """The Game's settings the table starts with: its deadlines and its talk."""
-        return {name: self.cleaned_data[name] for name in (*TIMING_FIELDS, "talk")}
+        return {name: self.cleaned_data[name] for name in (*TIMING_FIELDS, *TALK_FIELDS)}

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from games.core import links, talk
 from games.core.game_writes import ServiceError
-from games.models import TalkMessage
+from games.present import talk as talk_panel
 from games.present.page_language import in_language
 from games.web import views
 from games.words import i18n
@@ -48,20 +48,24 @@ def say(request, token: str):
         return refused
     with i18n.as_seat(seat):
         raw = request.POST.get("text", "")
+        chosen = {name: request.POST.get(name, "") for name in ("to", "about")}
         try:
-            talk.post(seat, raw, timezone.now())
+            to_index = talk.read_target(chosen["to"])
+            message = talk.post(seat, raw, timezone.now(), to_index, chosen["about"])
         except ServiceError as error:
             messages.error(request, error.message)
             status = REFUSED_STATUS.get(error.code, 400)
             sent = raw[:MAX_SENT] if not any("\ud800" <= c <= "\udfff" for c in raw) else ""
-            response = views.show_again(request, seat, sent.replace("\x00", ""), status)
+            response = views.show_again(
+                request, seat, sent.replace("\x00", ""), status, talk_panel.kept(chosen)
+            )
             if isinstance(error, talk.TooFast):
                 response["Retry-After"] = str(error.retry_after)
             return response
         seen = whole_number(request.POST.get("seen", ""), 12)
         if seen is not None:  # who answers has read what they answer
             talk.mark_read(seat, seen)
-        messages.success(request, _("Your message is on the table for everyone to read."))
+        messages.success(request, talk_panel.posted(message))
     return redirect(_table(token))
 
 
@@ -72,7 +76,8 @@ def report(request, token: str, message_id: int):
     if seat is None:
         return refused
     with i18n.as_seat(seat):
-        message = TalkMessage.objects.filter(pk=message_id, game_id=seat.game_id).first()
+        # Another pair's private message is "no such message", as one that never was.
+        message = talk.visible_to(seat).filter(pk=message_id).first()
         try:
             if message is None:
                 raise ServiceError("no_message", _("There is no such message at this table."))

@@ -185,16 +185,24 @@ def _projected(seat, state, outcome) -> list:
     return engine.project_log(state, list(outcome.events), seat.index)
 
 
-def show_again(request, seat, talk_text: str, status: int):
-    """The page again after a refused talk message, the text as it was typed.
-    Shown as at the seat's own address, which its links and forms start from."""
+def show_again(request, seat, talk_text: str, status: int, talk_chosen: dict | None = None):
+    """The page again after a refused talk message, the text as it was typed (and
+    whom it was for, what it answered). Shown as at the seat's own address, which
+    its links and forms start from."""
     request.path = reverse("games:seat", args=[request.resolver_match.kwargs["token"]])
-    response = _show(request, seat, talk_text=talk_text)
+    response = _show(request, seat, talk_text=talk_text, talk_chosen=talk_chosen)
     response.status_code = status
     return _private(response)
 
 
-def _show(request, seat, sent: dict | None = None, table: Table | None = None, talk_text: str = ""):
+def _show(
+    request,
+    seat,
+    sent: dict | None = None,
+    table: Table | None = None,
+    talk_text: str = "",
+    talk_chosen: dict | None = None,
+):
     game = seat.game
     state = game.engine_state()
     view = engine.view_for(state, seat.index)
@@ -232,6 +240,9 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None, t
     context["next_game"] = _next_game(request, seat)
     before = whole_number(request.GET.get("talk_before", ""), 12)
     context["talk"] = talk_panel.panel(game, seat, seats, state, before)
+    # Whom to write to and what to answer: as refused, or as a link preselected it.
+    chosen = talk_chosen or {"about": request.GET.get("talk_about", "")}
+    context["talk"].update(talk_panel.form_choices(game, seat, seats, view, chosen))
     context["talk_text"] = talk_text
     return render(request, "seat.html", context, using="jinja")
 

@@ -47,10 +47,12 @@ class Player:
         assert response.status_code == 200
         return path, response.content.decode()
 
-    def talk(self, text: str) -> int:
-        """Say ``text`` at the table, through the page's talk form; the status."""
+    def talk(self, text: str, to: int | None = None) -> int:
+        """Say ``text`` at the table (or to the seat ``to`` alone), through the page's
+        talk form; the status."""
         path, _html = self.page()
-        return self.client.post(path + "talk/", {"text": text}).status_code
+        data = {"text": text, "to": "" if to is None else str(to)}
+        return self.client.post(path + "talk/", data).status_code
 
     def act(self, round_no: int) -> bool:
         """Make one move if the page offers a useful one; True if something was posted."""
@@ -240,6 +242,16 @@ def assert_nothing_hidden_shapes_the_organizer_page(client: Client, game: Game, 
     return real
 
 
+def assert_private_talk_stays_private(player: Player, html: str, secrets: list) -> None:
+    """While the game runs, no private message between two other seats is on the
+    seat's page or in any of its emails. ``secrets``: (author, reader, text)."""
+    mails = [m.body for m in player.mails]
+    for author, reader, text in secrets:
+        if player.index not in (author, reader):
+            assert text not in html
+            assert not any(text in body for body in mails)
+
+
 # What players say while they play (through their pages' talk form).
 TABLE_TALK = [
     "Open Carol's bag and I'll pay you 5.",
@@ -274,7 +286,9 @@ def play_through_email(
     game = game_setup.create_game(
         name="By mail", players=specs, config=config, seed=seed, organizer_email=organizer_email
     )
+    Game.objects.filter(pk=game.pk).update(talk_private=True)  # some talk is whispered
     rnd = random.Random(rnd_seed)
+    secrets = []  # (author, reader, text) of each private message said
     deliver_pending()
     players = [Player(game, i, rnd) for i in range(players_count)]
     steps = 0
@@ -292,8 +306,15 @@ def play_through_email(
                     watch(Game.objects.get(pk=game.pk))
                 if steps % 5 == 0:  # the table talks too: pages with talk hide as much
                     assert player.talk(TABLE_TALK[steps % len(TABLE_TALK)]) in (302, 400, 429)
+                if steps % 5 == 2:  # and whispers, to one other seat
+                    reader = rnd.choice([p.index for p in players if p is not player])
+                    text = f"whisper-{steps}-{player.index}-to-{reader}"
+                    if player.talk(text, to=reader) == 302:
+                        secrets.append((player.index, reader, text))
                 if steps % 7 == 0:
                     _, html = player.page()
+                    if Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
+                        assert_private_talk_stays_private(player, html, secrets)
                     assert_page_hides_other_seats(player, html)
                     assert_nothing_hidden_shapes_the_page(player, rnd)
                     game.refresh_from_db()
@@ -303,4 +324,5 @@ def play_through_email(
         assert moved, f"nobody could move in {state.phase.kind}; awaited: {awaiting(state)}"
     deliver_pending()
     assert TalkMessage.objects.filter(game=game).count() >= 3  # the pages checked held talk
+    assert secrets  # and whispers that the third parties' pages and emails did not hold
     return Game.objects.get(pk=game.pk), players
