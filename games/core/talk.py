@@ -12,12 +12,14 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.core import pacing
+from games.core import notifications, pacing
 from games.core.game_writes import ServiceError
+
+# Who reads what: talk.visible_to and talk.unread, kept below the emails a message owes.
+from games.core.talk_reads import unread, visible_to  # noqa: F401
 from games.models import Game, Seat, TalkMessage, TalkReport
 from games.words.typed_text import has_control
 
@@ -105,9 +107,11 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
         if after is None:
             raise TooFast(wait)
         Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
-        return TalkMessage.objects.create(
+        message = TalkMessage.objects.create(
             game=game, seat=seat, text=text, round=state.round, phase_kind=kind, created_at=now
         )
+        notifications.record_talk(game, message, state)  # the readers' talk emails
+        return message
 
 
 def too_fast_message(wait: int) -> str:
@@ -158,26 +162,6 @@ def set_policy(game: Game, talk: str) -> None:
         raise ServiceError("bad_policy", _("No such setting for the table's talk."))
     Game.objects.filter(pk=game.pk).update(talk=talk)
     game.talk = talk
-
-
-def visible_to(seat: Seat, game: Game | None = None) -> QuerySet:
-    """The messages ``seat`` may read: the table's, and the private ones it wrote or
-    was written; every one once the game is over, if the game reveals them then.
-    The one place that decides who reads a private message."""
-    game = game or seat.game
-    rows = TalkMessage.objects.filter(game_id=seat.game_id)
-    if game.status == Game.Status.FINISHED and game.reveal_private:
-        return rows
-    return rows.filter(Q(to_seat__isnull=True) | Q(to_seat_id=seat.pk) | Q(seat_id=seat.pk))
-
-
-def unread(seat: Seat, game: Game | None = None) -> QuerySet:
-    """What ``seat`` has neither read on the page nor been told by email: never its
-    own messages, nor hidden ones."""
-    since = max(seat.talk_read_id, seat.talk_mailed_id)
-    return (
-        visible_to(seat, game).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
-    )
 
 
 def page(seat: Seat, game: Game, before: int | None) -> tuple[list, int | None]:
