@@ -30,9 +30,7 @@ def state(kind: str = "inspection"):
 
 
 def about(reader: int, name: str, text: str = "", during: str = "inspection", **quote) -> bool:
-    return concerns(
-        state(during), reader, name, text=text, private_to_reader=False, **quote
-    )
+    return concerns(state(during), reader, name, text=text, private_to_reader=False, **quote)
 
 
 def test_a_line_that_names_the_reader_concerns_them():

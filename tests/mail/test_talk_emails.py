@@ -150,9 +150,7 @@ def test_no_talk_email_to_an_address_that_takes_no_more_mail(game, clock):
     assert readers(game) == {BEN, DEE}
 
 
-def test_a_seat_talking_in_a_loop_is_paced_and_others_get_one_email_each(
-    game, clock, settings
-):
+def test_a_seat_talking_in_a_loop_is_paced_and_others_get_one_email_each(game, clock, settings):
     """The flooding test: 30 lines by Ben, one every 150 s, with his pace raised."""
     notify(game, ann="all", ben="all", cid="all", dee="all")
     due = []
@@ -165,7 +163,7 @@ def test_a_seat_talking_in_a_loop_is_paced_and_others_get_one_email_each(
     assert due[0] == T0 + QUIET
     assert due[1] == T0 + timedelta(seconds=150) + QUIET  # put off after each line
     assert due[-1] == T0 + LONGEST  # but never past the longest wait
-    assert all(later >= earlier for earlier, later in zip(due, due[1:], strict=False))
+    assert due == sorted(due)
     # With the pace as it is by default, a seat cannot post like that.
     settings.TALK_BURST, settings.TALK_REFILL_SECONDS = 6, 20
     Seat.objects.filter(game=game).update(talk_counted_at=None, talk_tokens=0)
@@ -230,9 +228,7 @@ def test_a_talk_email_with_nothing_left_unread_is_not_sent(game, clock, mailoutb
     assert mailoutbox == []
 
 
-def test_my_turn_only_gets_the_talk_in_the_next_email_that_asks_a_move(
-    market, clock, mailoutbox
-):
+def test_my_turn_only_gets_the_talk_in_the_next_email_that_asks_a_move(market, clock, mailoutbox):
     notify(market, dee="turn")
     say(market, ANN, "Dee, load something nice for me.", clock)
     say(market, BEN, "Don't listen to her", clock)
