@@ -145,7 +145,9 @@ def deliver(pk: int, now=None) -> str:
         )
         # And its talk after the newest line this email told (never moved back either).
         told = email.params.get(TALK_TOLD, 0)
-        Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told).update(talk_mailed_id=told)
+        if told:
+            told_before = Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told)
+            told_before.update(talk_mailed_id=told)
     return "sent"
 
 
