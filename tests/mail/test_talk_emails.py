@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.core import moves, notifications, talk, timers
-from games.mail import outbox
+from games.mail import outbox, person_emails
 from games.models import OutboxEmail, Seat, TalkMessage
 from tests.support.fixtures_pages import fresh, start_game
 from tests.support.mailplay import deliver_pending, html_of, preheader
@@ -275,3 +275,11 @@ def test_a_spanish_reader_reads_the_talk_with_spanish_labels(game, clock, mailou
     assert "CHARLA DE LA MESA" in sent.body
     assert "Ronda 1 · Registro" in sent.body
     assert "Ben, open your bag, please" in sent.body  # as written
+
+
+def test_the_persons_daily_email_counts_the_unread_talk_of_each_game(game, clock):
+    say(game, ANN, "Ben, Cid: who pays first?", clock)
+    written(game, CID, "Psst, Dee", to_seat=seat(game, DEE))  # not Ben's to read
+    daily = person_emails.render_daily("ben@example.org", "daily:test")
+    assert "Pages test: 1 unread message — http://testserver/play/" in daily["text"]
+    assert "who pays" not in daily["text"] and "Psst" not in daily["text"]
