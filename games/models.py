@@ -529,6 +529,9 @@ class TalkMessage(models.Model):
     # When it was written, as the game stood: "round 2, Inspection".
     round = models.PositiveSmallIntegerField(default=0)
     phase_kind = models.CharField(max_length=20, blank=True)
+    # The game's events so far when it was written: the game's own lines with a
+    # lower seq came before it (the panel puts them among the talk).
+    after_seq = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     hidden_at = models.DateTimeField(null=True, blank=True)
     hidden_by = models.EmailField(blank=True)

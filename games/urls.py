@@ -25,6 +25,8 @@ urlpatterns = [
     path("play/<str:token>/", views.seat_page, name="seat"),
     path("play/<str:token>/talk/", talk.say, name="talk"),
     path("play/<str:token>/talk/<int:message_id>/report/", talk.report, name="talk-report"),
+    path("play/<str:token>/talk/read/", talk.read, name="talk-read"),
+    path("play/<str:token>/talk/lines/", talk.system_lines, name="talk-lines"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),
 ]

@@ -237,7 +237,7 @@ def record_talk(game: Game, message, state) -> list:
         _owed_email(game, seat, TALK, f"talk{message.pk}")
         for seat in readers
         if talk_wanted(seat, message, state)
-        and talk_reads.visible_to(seat, game).filter(pk=message.pk).exists()
+        and talk_reads.visible_to(seat).filter(pk=message.pk).exists()
     ]
     return _gather(wanted, TALK)
 
@@ -335,7 +335,7 @@ def record_digests(now) -> list:
             continue
         Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
         news = seat.game.events.filter(seq__gte=seat.notified_seq).exists()
-        if news or talk_reads.unread(seat, seat.game).exists():
+        if news or talk_reads.unread(seat).exists():
             wanted_now.append((seat.game, seat, DIGEST, f"digest{local.date():%Y%m%d}"))
     return _record_all(wanted_now)
 

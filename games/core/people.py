@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.core import talk
 from games.models import Game, Invitation, Lobby, Person, Seat
 
 
@@ -30,7 +31,7 @@ def seats_of(email: str, now=None, *, in_play_only: bool = False) -> list:
     now = now or timezone.now()
     games = Game.objects.filter(Q(status=Game.Status.ACTIVE) if in_play_only else _shown(now))
     seats = Seat.objects.filter(email__iexact=email, game__in=games).select_related("game")
-    return list(seats.order_by("game_id", "index"))
+    return list(talk.with_unread(seats).order_by("game_id", "index"))
 
 
 def organized_by(email: str, now=None) -> list:

@@ -96,3 +96,12 @@ def outbox_email_to_send(pk: int) -> OutboxEmail | None:
         return to_send.get(pk=pk, status__in=statuses)
     except OutboxEmail.DoesNotExist:
         return None
+
+
+def events_between(game_id: int, first: int, before: int | None, limit: int) -> list:
+    """Up to ``limit`` of the game's events (their data) from seq ``first`` on and
+    before seq ``before`` (None: to the end), the newest first."""
+    events = GameEvent.objects.filter(game_id=game_id, seq__gte=first)
+    if before is not None:
+        events = events.filter(seq__lt=before)
+    return _event_data(events.order_by("-seq")[:limit])

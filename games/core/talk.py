@@ -12,14 +12,16 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.core import notifications, pacing
 from games.core.game_writes import ServiceError
 
-# Who reads what: talk.visible_to and talk.unread, kept below the emails a message owes.
-from games.core.talk_reads import unread, visible_to  # noqa: F401
+# Who reads what: talk.visible_to, talk.unread and talk.with_unread, kept below the
+# emails a message owes.
+from games.core.talk_reads import unread, visible_to, with_unread  # noqa: F401
 from games.models import Game, Seat, TalkMessage, TalkReport
 from games.words.typed_text import has_control
 
@@ -108,7 +110,13 @@ def post(seat: Seat, raw: str, now: datetime) -> TalkMessage:
             raise TooFast(wait)
         Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
         message = TalkMessage.objects.create(
-            game=game, seat=seat, text=text, round=state.round, phase_kind=kind, created_at=now
+            game=game,
+            seat=seat,
+            text=text,
+            round=state.round,
+            phase_kind=kind,
+            after_seq=state.seq,
+            created_at=now,
         )
         notifications.record_talk(game, message, state)  # the readers' talk emails
         return message
@@ -157,6 +165,11 @@ def mute(seat: Seat, by_email: str, now: datetime) -> None:
     Seat.objects.filter(pk=seat.pk, talk_muted_at__isnull=True).update(talk_muted_at=now)
 
 
+def unmute(seat: Seat) -> None:
+    """The organizer lets a muted seat talk again."""
+    Seat.objects.filter(pk=seat.pk).update(talk_muted_at=None)
+
+
 def set_policy(game: Game, talk: str) -> None:
     if talk not in Game.Talk.values:
         raise ServiceError("bad_policy", _("No such setting for the table's talk."))
@@ -164,11 +177,25 @@ def set_policy(game: Game, talk: str) -> None:
     game.talk = talk
 
 
-def page(seat: Seat, game: Game, before: int | None) -> tuple[list, int | None]:
+def mark_read(seat: Seat, upto: int) -> None:
+    """The player has read the messages up to ``upto`` on the page. Only ids it may
+    read count, so a number from the future marks nothing not yet written."""
+    newest = visible_to(seat).filter(pk__lte=upto).aggregate(newest=Max("pk"))["newest"]
+    if newest:
+        Seat.objects.filter(pk=seat.pk, talk_read_id__lt=newest).update(talk_read_id=newest)
+
+
+def show_system_lines(seat: Seat, shown: bool) -> None:
+    """Whether the seat's panel shows the game's own lines among the talk."""
+    Seat.objects.filter(pk=seat.pk).update(talk_system_lines=shown)
+    seat.talk_system_lines = shown
+
+
+def page(seat: Seat, before: int | None) -> tuple[list, int | None]:
     """The newest PAGE messages ``seat`` may read (before the message ``before``, if
     given), newest first, in one statement; and the id to ask for the next page with
     (None: no more)."""
-    rows = visible_to(seat, game)
+    rows = visible_to(seat)
     if before is not None:
         rows = rows.filter(pk__lt=before)
     rows = list(rows.order_by("-id")[: PAGE + 1])

@@ -114,7 +114,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     headline = str(headlines.get(kind, HEADLINES[kind])) % {
         "round": outcome["round"] if outcome else view["round"]
     }
-    talk = talk_lines.unread_for_email(game, seat, seats)
+    talk = talk_lines.unread_for_email(seat, seats)
     if kind == notifications.TALK and seat.notify == Seat.Notify.TURN_AND_RESULTS:
         headline = str(TALK_CONCERNS_HEADLINE)
     context = {

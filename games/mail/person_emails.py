@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.core import links, lobbies, my_links, notifications, people, talk
+from games.core import links, lobbies, my_links, notifications, people
 from games.mail import threads
 from games.mail.emails import render_sign_in, short_email
 from games.models import Invitation, Lobby
@@ -114,23 +114,8 @@ def render_daily(to: str, key: str) -> dict:
             ) % {"count": waiting}
         else:
             subject = _("Your games today: none waits for your move")
-        context = {
-            "sections": found.sections(),
-            "talk": unread_talk(to),
-            "my_games_url": _my_games_url(),
-        }
+        context = {"sections": found.sections(), "my_games_url": _my_games_url()}
         return short_email(to, subject, "daily_email", context, _headers(key))
-
-
-def unread_talk(to: str) -> list:
-    """How many lines of table talk each of the person's seats in play has not read
-    (counts only: each seat's own emails tell the lines)."""
-    counted = [(seat, talk.unread(seat, seat.game).count()) for seat in my_links.seats_in_play(to)]
-    return [
-        {"game": seat.game.name, "count": count, "url": links.seat_url(seat)}
-        for seat, count in counted
-        if count
-    ]
 
 
 def _my_games_url() -> str:

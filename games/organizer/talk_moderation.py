@@ -18,7 +18,7 @@ from games.organizer.control_actions import Outcome, whole_number
 from games.present.talk import lines, when_written
 
 AROUND = 2  # messages shown before and after a reported one
-ACTIONS = ("talk_hide", "talk_mute", "talk_policy")
+ACTIONS = ("talk_hide", "talk_mute", "talk_unmute", "talk_policy")
 
 
 def perform(game: Game, data, by_email: str) -> Outcome:
@@ -28,8 +28,8 @@ def perform(game: Game, data, by_email: str) -> Outcome:
     try:
         if action == "talk_hide":
             return _hide(game, data, by_email)
-        if action == "talk_mute":
-            return _mute(game, data, by_email)
+        if action in ("talk_mute", "talk_unmute"):
+            return _mute(game, data, by_email, action == "talk_mute")
         return _policy(game, data)
     except ServiceError as error:
         return Outcome(False, _("%(error)s Nothing was done.") % {"error": error.message}, 400)
@@ -44,13 +44,17 @@ def _hide(game, data, by_email):
     return Outcome(True, _("The message is hidden from the players; it stays in the record."))
 
 
-def _mute(game, data, by_email):
+def _mute(game, data, by_email, muted: bool):
     seat_id = whole_number(data.get("seat"))
     seat = Seat.objects.filter(game=game, pk=seat_id).first() if seat_id is not None else None
     if seat is None:
         return Outcome(False, _("No such seat in this game; nothing was done."), 400)
-    talk.mute(seat, by_email, timezone.now())
-    text = _("%(name)s can no longer write in the table talk for the rest of this game.")
+    if muted:
+        talk.mute(seat, by_email, timezone.now())
+        text = _("%(name)s can no longer write in the table talk for the rest of this game.")
+    else:
+        talk.unmute(seat)
+        text = _("%(name)s may write in the table talk again.")
     return Outcome(True, text % {"name": seat.name})
 
 
@@ -76,7 +80,8 @@ def section(game: Game, zone: str) -> dict:
         "muted": [s for s in game.seats.all() if s.talk_muted_at is not None],
         "setting": game.talk,
         "settings": Game.Talk.choices,
-        "count": TalkMessage.objects.filter(game=game).count(),
+        # The table's messages only: an organizer who plays learns nothing of private ones.
+        "count": TalkMessage.objects.filter(game=game, to_seat__isnull=True).count(),
     }
 
 

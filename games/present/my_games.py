@@ -60,6 +60,8 @@ class Row:
     links: tuple = ()
     section: int = WAITING
     order: tuple = field(default=(), compare=False)  # within the section
+    talk_unread: int = 0  # table talk the player has not read (a seat's row only)
+    talk_url: str = ""
 
     @property
     def key(self) -> tuple:
@@ -202,6 +204,8 @@ def seat_row(seat: Seat, raw_names: list, zone: str, organizes: bool, base: str 
     shared = {"name": game.name, "links": tuple(found)}
     if game.status != Game.Status.ACTIVE:
         return _over(game, turn.view, names, zone, shared)
+    shared["talk_unread"] = getattr(seat, "talk_unread", 0)
+    shared["talk_url"] = base + links.seat_path(seat) + "#talk"
     halted = clock.halted(game, zone)
     if halted:
         return Row(

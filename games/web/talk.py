@@ -1,9 +1,11 @@
-"""The table talk's two forms on a seat page: say something, report a message.
-Both are POSTs (CSRF-checked) to the seat's own link; a message said is followed
-by Post/Redirect/Get, a refused one shows the page again with what was typed
-(400, or 429 when the seat posts too fast) and saves nothing."""
+"""The table talk's forms on a seat page: say something, report a message, mark
+what was read, show or hide the game's own lines among the talk. All are POSTs
+(CSRF-checked) to the seat's own link; a message said is followed by
+Post/Redirect/Get, a refused one shows the page again with what was typed (400,
+or 429 when the seat posts too fast) and saves nothing."""
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,6 +18,7 @@ from games.models import TalkMessage
 from games.present.page_language import in_language
 from games.web import views
 from games.words import i18n
+from games.words.typed_text import whole_number
 
 MAX_SENT = 4 * talk.MAX_TEXT  # what a refused form shows again, at most
 REFUSED_STATUS = {"too_fast": 429}
@@ -55,6 +58,9 @@ def say(request, token: str):
             if isinstance(error, talk.TooFast):
                 response["Retry-After"] = str(error.retry_after)
             return response
+        seen = whole_number(request.POST.get("seen", ""), 12)
+        if seen is not None:  # who answers has read what they answer
+            talk.mark_read(seat, seen)
         messages.success(request, _("Your message is on the table for everyone to read."))
     return redirect(_table(token))
 
@@ -79,3 +85,30 @@ def report(request, token: str, message_id: int):
         else:
             messages.info(request, _("You already reported this message."))
     return redirect(_table(token))
+
+
+@never_cache
+@require_POST
+def read(request, token: str):
+    """The page was read up to the message ``upto``: its script posts this when the
+    panel is seen (answered 204), or the player presses "Mark as read"."""
+    seat, refused = _seat(request, token)
+    if seat is None:
+        return refused
+    upto = whole_number(request.POST.get("upto", ""), 12)
+    if upto is not None:
+        talk.mark_read(seat, upto)
+    if request.POST.get("quiet"):
+        return HttpResponse(status=204)
+    return redirect(_table(token) + "#talk")
+
+
+@never_cache
+@require_POST
+def system_lines(request, token: str):
+    """Show or hide the game's own lines among the talk, for this seat."""
+    seat, refused = _seat(request, token)
+    if seat is None:
+        return refused
+    talk.show_system_lines(seat, request.POST.get("shown") == "1")
+    return redirect(_table(token) + "#talk")

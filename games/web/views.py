@@ -231,7 +231,7 @@ def _show(request, seat, sent: dict | None = None, table: Table | None = None, t
     )
     context["next_game"] = _next_game(request, seat)
     before = whole_number(request.GET.get("talk_before", ""), 12)
-    context["talk"] = talk_panel.panel(game, seat, seats, view["phase"]["kind"], before)
+    context["talk"] = talk_panel.panel(game, seat, seats, state, before)
     context["talk_text"] = talk_text
     return render(request, "seat.html", context, using="jinja")
 

@@ -9,8 +9,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
-from games.core import game_setup, links
+from games.core import game_setup, links, talk
 from games.models import Game, Seat, TalkMessage
 from tests.browser.chromium import Phone
 from tests.support.builders import to_inspection
@@ -71,7 +72,7 @@ def signed_in_as_organizer(phone: Phone) -> None:
     )
 
 
-def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone):
+def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone, chromium, site):
     game = inspection_game()
     page = phone.page
 
@@ -122,3 +123,56 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone)
     page.locator("#talk").screenshot(path="var/screenshots/talk-panel-es.png")
     phone.open(link(game, 1))
     page.locator("#talk").screenshot(path="var/screenshots/talk-panel-en.png")
+
+    # The organizer's moderation view on a Spanish phone.
+    spanish = Phone(chromium, site, prefix="talk-es-", locale="es-ES")
+    try:
+        signed_in_as_organizer(spanish)
+        spanish.open(f"/organize/{game.pk}/", "organizer-moderation")
+        section = spanish.page.inner_text("#talk")
+        assert "mensajes denunciados y ocultos" in section.lower(), section[:300]
+        assert BRIBE in section  # the organizer reads what was hidden, as written
+        spanish.page.locator("#talk").screenshot(
+            path="var/screenshots/talk-organizer-section-es.png"
+        )
+    finally:
+        spanish.close()
+
+
+def test_new_messages_are_marked_until_the_panel_has_been_seen(phone):
+    """Unread talk: counted at the top of the page, marked in the panel, and read
+    once the panel has been on screen (the page's script posts it); reloading
+    shows nothing new. The game's own lines can be hidden and shown again."""
+    game = inspection_game()
+    page = phone.page
+    ben = Seat.objects.get(game=game, index=1)
+    talk.post(ben, THREAT, timezone.now())
+    talk.post(Seat.objects.get(game=game, index=2), BRIBE, timezone.now())
+
+    phone.open(link(game, 0), "ann-unread")
+    jump = page.locator("header a.talk-jump")
+    assert jump.inner_text() == "2 new messages in the table talk"
+    assert page.locator("#talk .talk-message.new").count() == 2
+    page.locator("#talk").screenshot(path="var/screenshots/talk-panel-unread-en.png")
+    assert Seat.objects.get(game=game, index=0).talk_read_id == 0  # opening marked nothing
+    with page.expect_response(lambda r: r.url.endswith("/talk/read/")) as answer:
+        jump.click()
+    assert answer.value.status == 204
+    phone.check("ann-read")
+    newest = TalkMessage.objects.order_by("-id").first()
+    assert Seat.objects.get(game=game, index=0).talk_read_id == newest.pk
+    phone.open(link(game, 0))
+    assert page.locator("header a.talk-jump").count() == 0
+    assert page.locator("#talk .talk-message.new").count() == 0
+
+    # Ben's own message is never new to him; Cid's is.
+    phone.open(link(game, 1))
+    assert page.locator("header a.talk-jump").inner_text() == "1 new message in the table talk"
+
+    # The game's own lines among the talk, hidden and shown again by the reader.
+    page.get_by_role("button", name="Hide the game's lines").click()
+    page.wait_for_load_state()
+    phone.check("lines-hidden")
+    page.get_by_role("button", name="Show the game's lines among the talk").click()
+    page.wait_for_load_state()
+    assert Seat.objects.get(game=game, index=1).talk_system_lines

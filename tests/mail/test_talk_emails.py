@@ -281,5 +281,5 @@ def test_the_persons_daily_email_counts_the_unread_talk_of_each_game(game, clock
     say(game, ANN, "Ben, Cid: who pays first?", clock)
     written(game, CID, "Psst, Dee", to_seat=seat(game, DEE))  # not Ben's to read
     daily = person_emails.render_daily("ben@example.org", "daily:test")
-    assert "Pages test: 1 unread message — http://testserver/play/" in daily["text"]
+    assert "1 new message in the table talk: http://testserver/play/" in daily["text"]
     assert "who pays" not in daily["text"] and "Psst" not in daily["text"]

@@ -82,6 +82,17 @@ def test_muting_a_seat_stops_its_talk(game, org):
         talk.post(fresh_seat(author), "still here?", timezone.now())
 
 
+def test_the_organizer_lets_a_muted_seat_talk_again(game, org):
+    author = thread(game)[2].seat
+    post(org, game, "talk_mute", seat=author.pk)
+    assert "talk again" in talk_section(html(org, game))
+    status, messages, _ = post(org, game, "talk_unmute", seat=author.pk)
+    assert status == 302
+    assert messages == [f"{author.name} may write in the table talk again."]
+    assert fresh_seat(author).talk_muted_at is None
+    talk.post(fresh_seat(author), "I am back.", timezone.now())
+
+
 def fresh_seat(s) -> Seat:
     return Seat.objects.get(pk=s.pk)
 
