@@ -282,7 +282,8 @@ class OutboxEmail(models.Model):
     # What to tell the seat (notifications.*); rendered from its view when sent.
     kind = models.CharField(max_length=20, blank=True)
     # What an email to an address other than a seat's tells (notifications.ALERTS),
-    # as it was when owed; rendered from these when sent.
+    # as it was when owed; rendered from these when sent. A seat's: the newest line
+    # of table talk its body tells (games.mail.outbox.TALK_TOLD).
     params = models.JSONField(default=dict, blank=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
     # The game version the body tells of; the seat's news start there once it is sent.

@@ -303,6 +303,10 @@ LOBBIES_PER_ORGANIZER_DAILY = env_int("LOBBIES_PER_ORGANIZER_DAILY", 10)
 INVITATIONS_PER_ORGANIZER_DAILY = env_int("INVITATIONS_PER_ORGANIZER_DAILY", 40)
 INVITATION_RESEND_MINUTES = env_int("INVITATION_RESEND_MINUTES", 10)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
+# Table-talk emails, gathered the same way: a quiet time after the latest line for
+# their reader, never longer than TALK_EMAIL_MAX_WAIT after the first.
+TALK_EMAIL_QUIET_SECONDS = env_int("TALK_EMAIL_QUIET_SECONDS", 600)
+TALK_EMAIL_MAX_WAIT_SECONDS = env_int("TALK_EMAIL_MAX_WAIT_SECONDS", 3600)
 
 # --- health: /healthz/backlog and manage.py health (games/core/backlog.py) ------------------
 # Past any of these, the report says what is wrong and the endpoint answers 503

@@ -9,7 +9,8 @@ phase began (every seat with a move to make); the bargaining is over (the
 Sheriff); a deal was struck on your offer; an offer or demand was made to you
 or about your bag. Offer emails are gathered: each waits for a quiet time after
 the latest offer concerning its reader and tells every offer since, so a seat
-has at most one waiting (see ``_gather_offers``).
+has at most one waiting (see ``_gather``). So are the emails a line of table
+talk owes its readers, by their setting (``record_talk``).
 
 Besides: the organizer's notices (pause, resume, extension, cancellation) to
 every player; a game that paused itself because nobody moved, to every player
@@ -28,7 +29,7 @@ from django.db.models import Exists, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from games.core import bulk
+from games.core import bulk, talk_concerns, talk_reads
 from games.engine import actions
 from games.engine.black_market import may_still_claim
 from games.engine.inspection import (
@@ -56,6 +57,7 @@ INVITATION = "invitation"  # to a lobby's invitee: accept or decline
 TABLE_FULL = "table_full"  # to a lobby's organizer: every seat is taken, press Start
 LINKS = "links"  # a person asked for a link to each of their seats in play
 DAILY = "daily"  # a person's one email a day across all their games
+TALK = "talk"  # table talk since the reader's last email (gathered, as offers are)
 # Emails about no game in play: their params hold what they tell.
 PERSON_EMAILS = (SIGN_IN, INVITATION, TABLE_FULL, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
@@ -66,6 +68,11 @@ SEND_EMAILS = "games.tasks.send_emails"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
+# Gathered emails (``_gather``): the settings of their quiet time and longest wait.
+GATHERED = {
+    OFFER: ("OFFER_EMAIL_QUIET_SECONDS", "OFFER_EMAIL_MAX_WAIT_SECONDS"),
+    TALK: ("TALK_EMAIL_QUIET_SECONDS", "TALK_EMAIL_MAX_WAIT_SECONDS"),
+}
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +123,7 @@ def owed(state, events: list) -> dict:
             concerned = {*acceptors(state, offer)} | {a["bag"] for a in offer["terms"]["sheriff"]}
             answer_now = set(acceptors(state, offer)) if is_demand(offer) else set()
             for seat in concerned - {offer["proposer"]}:
-                # Gathered with the offers after it (_gather_offers): one per move at
+                # Gathered with the offers after it (_gather): one per move at
                 # most; a demand, which its merchant may accept only while the bag is
                 # undecided, is not put off (its cause says so).
                 cause = DEMAND_CAUSE if seat in answer_now else "offers"
@@ -158,17 +165,20 @@ def record_many(moves: list) -> list:
     events); three queries whatever their number (plus two per offer email)."""
     wanted = emails_owed(moves)
     offers = [email for email in wanted if email.kind == OFFER]
-    return save_owed([email for email in wanted if email.kind != OFFER]) + _gather_offers(offers)
+    return save_owed([email for email in wanted if email.kind != OFFER]) + _gather(offers, OFFER)
 
 
-def _gather_offers(wanted: list) -> list:
-    """Offer emails wait for a quiet time, and a reader has one waiting at most.
+def _gather(wanted: list, kind: str) -> list:
+    """Emails of a gathered ``kind`` (offers, talk) wait for a quiet time, and a
+    reader has one of each waiting at most.
 
     A seat already owed an offer email that is still waiting gets none more: that
     one is put off to a quiet time after this offer (never past the longest wait
     from its creation), and when it goes it tells every offer since the reader's
     last email (it is rendered when sent). So a seat making and withdrawing offers
-    in a loop sends its counterpart one email, not one each. The put-off is a
+    in a loop sends its counterpart one email, not one each; and a seat talking in
+    a loop sends each reader one talk email, not one a line. (Each kind has its own
+    times: GATHERED.) The put-off is a
     compare-and-set on a row nobody has started sending; the outbox sweep sends
     it when due; one due but not yet taken by a sender still tells this offer.
     (A sender that took it first holds its row: the put-off then finds it sending,
@@ -177,18 +187,19 @@ def _gather_offers(wanted: list) -> list:
     A demand is not put off: its merchant may accept it only until the bag is
     decided, which may be at once. Its email, or the one waiting, goes now (the
     seat's own pace of moves bounds a loop of demands)."""
-    quiet = timedelta(seconds=settings.OFFER_EMAIL_QUIET_SECONDS)
+    quiet_setting, longest_setting = GATHERED[kind]
+    quiet = timedelta(seconds=getattr(settings, quiet_setting))
     if not wanted or not quiet:
         return save_owed(wanted)
     now = timezone.now()
-    longest = timedelta(seconds=settings.OFFER_EMAIL_MAX_WAIT_SECONDS)
+    longest = timedelta(seconds=getattr(settings, longest_setting))
     new, urgent, hurried = [], [], []
     for email in wanted:
-        demand = email.key.rpartition(":")[2].startswith(DEMAND_CAUSE)
+        demand = kind == OFFER and email.key.rpartition(":")[2].startswith(DEMAND_CAUSE)
         waiting = OutboxEmail.objects.filter(
             game=email.game,
             seat=email.seat,
-            kind=OFFER,
+            kind=kind,
             status=OutboxEmail.Status.PENDING,
             attempts=0,  # (a retry is rendered afresh anyway)
         )
@@ -212,6 +223,42 @@ def _gather_offers(wanted: list) -> list:
         transaction.on_commit(lambda: _send_after_commit(hurried))
     # No task for the others: the outbox sweep sends each when its quiet time is over.
     return save_owed(urgent) + bulk.insert_new(new, "key")
+
+
+def record_talk(game: Game, message, state) -> list:
+    """The talk emails a new line owes (call inside its transaction): one to each
+    other seat that may read it and wants it (``talk_wanted``), gathered as offer
+    emails are, so a reader has one waiting at most, whatever the pace of the talk.
+    None to an address that takes no more mail (as the daily summary)."""
+    if game.status != Game.Status.ACTIVE:
+        return []
+    readers = game.seats.exclude(pk=message.seat_id).filter(undeliverable_at__isnull=True)
+    wanted = [
+        _owed_email(game, seat, TALK, f"talk{message.pk}")
+        for seat in readers
+        if talk_wanted(seat, message, state)
+        and talk_reads.visible_to(seat).filter(pk=message.pk).exists()
+    ]
+    return _gather(wanted, TALK)
+
+
+def talk_wanted(seat: Seat, message, state) -> bool:
+    """Does a line of talk earn the seat an email of its own, by its setting? Every
+    line, for "every event"; a line that concerns it, for "my turn and results";
+    none for "my turn only" (its next email that asks a move tells the talk)."""
+    if seat.notify == Seat.Notify.EVERY_EVENT:
+        return True
+    if seat.notify != Seat.Notify.TURN_AND_RESULTS:
+        return False
+    return talk_concerns.concerns(
+        state,
+        seat.index,
+        seat.name,
+        text=message.text,
+        private_to_reader=message.to_seat_id == seat.pk,
+        quote_kind=message.quote_kind,
+        quote_ref=message.quote_ref,
+    )
 
 
 def emails_owed(moves: list) -> list:
@@ -269,7 +316,7 @@ def record_reminders(game: Game, state, awaited: list) -> list:
 def record_digests(now) -> list:
     """The daily summaries due now: each seat that asked for one at this hour of
     its own zone (or later that day, should the beat have been down at the hour),
-    has not had today's and has news since its last email."""
+    has not had today's and has news since its last email (table talk unread too)."""
     wanted_now = []
     # A person who chose one email a day across all their games gets that one instead.
     daily = Person.objects.filter(email=Lower(OuterRef("email")), daily_hour__isnull=False)
@@ -287,7 +334,8 @@ def record_digests(now) -> list:
         if local.hour < seat.digest_hour or seat.last_digest_on == local.date():
             continue
         Seat.objects.filter(pk=seat.pk).update(last_digest_on=local.date())
-        if seat.game.events.filter(seq__gte=seat.notified_seq).exists():
+        news = seat.game.events.filter(seq__gte=seat.notified_seq).exists()
+        if news or talk_reads.unread(seat).exists():
             wanted_now.append((seat.game, seat, DIGEST, f"digest{local.date():%Y%m%d}"))
     return _record_all(wanted_now)
 

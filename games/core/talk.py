@@ -14,14 +14,17 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import engine
-from games.core import pacing
+from games.core import notifications, pacing
 from games.core.game_writes import ServiceError
+
+# Who reads what: talk.visible_to, talk.unread and talk.with_unread, kept below the
+# emails a message owes.
+from games.core.talk_reads import unread, visible_to, with_unread  # noqa: F401
 from games.models import Game, Seat, TalkMessage, TalkReport
 from games.words.typed_text import has_control
 
@@ -117,7 +120,7 @@ def post(
         if after is None:
             raise TooFast(wait)
         Seat.objects.filter(pk=seat.pk).update(talk_tokens=after.moves, talk_counted_at=after.at)
-        return TalkMessage.objects.create(
+        message = TalkMessage.objects.create(
             game=game,
             seat=seat,
             to_seat=to_seat,
@@ -129,6 +132,8 @@ def post(
             after_seq=state.seq,
             created_at=now,
         )
+        notifications.record_talk(game, message, state)  # the readers' talk emails
+        return message
 
 
 def read_target(raw: str) -> int | None:
@@ -250,46 +255,6 @@ def set_policy(game: Game, talk: str) -> None:
         raise ServiceError("bad_policy", _("No such setting for the table's talk."))
     Game.objects.filter(pk=game.pk).update(talk=talk)
     game.talk = talk
-
-
-def _readable_by(reader) -> Q:
-    """Messages the seat ``reader`` (a pk, or an OuterRef to one) may read: the
-    table's, and the private ones it wrote or was written; every one once the game
-    is over, if the game reveals them then. The one place that decides who reads
-    a private message."""
-    revealed = Q(game__status=Game.Status.FINISHED, game__reveal_private=True)
-    return Q(to_seat__isnull=True) | Q(to_seat_id=reader) | Q(seat_id=reader) | revealed
-
-
-def visible_to(seat: Seat) -> QuerySet:
-    """The messages ``seat`` may read."""
-    return TalkMessage.objects.filter(_readable_by(seat.pk), game_id=seat.game_id)
-
-
-def unread(seat: Seat) -> QuerySet:
-    """What ``seat`` has neither read on the page nor been told by email: never its
-    own messages, nor hidden ones."""
-    since = max(seat.talk_read_id, seat.talk_mailed_id)
-    return visible_to(seat).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
-
-
-def with_unread(seats: QuerySet) -> QuerySet:
-    """``seats``, each annotated with ``talk_unread``, its count of ``unread``, in
-    the same statement (My games counts every seat's at once)."""
-    since = Greatest(OuterRef("talk_read_id"), OuterRef("talk_mailed_id"))
-    rows = (
-        TalkMessage.objects.filter(
-            _readable_by(OuterRef("pk")),
-            game_id=OuterRef("game_id"),
-            pk__gt=since,
-            hidden_at__isnull=True,
-        )
-        .exclude(seat_id=OuterRef("pk"))
-        .values("game_id")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return seats.annotate(talk_unread=Coalesce(Subquery(rows), 0))
 
 
 def mark_read(seat: Seat, upto: int) -> None:

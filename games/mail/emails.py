@@ -19,6 +19,7 @@ from games.core import deadlines, links, notifications, selectors, sign_in
 from games.mail import threads
 from games.models import Game, Seat
 from games.present import cards, clock, game_log, presenters, seat_table
+from games.present import talk as talk_lines
 from games.words import i18n, user_text
 from games.words.narrate import outcome_lines
 
@@ -44,7 +45,11 @@ HEADLINES = {
     "cancelled": gettext_lazy("The organizer cancelled the game"),
     "paused_itself": gettext_lazy("The game paused itself"),
     "digest": gettext_lazy("Your daily summary"),
+    "talk": gettext_lazy("New table talk"),
 }
+# A talk email to a reader who gets one only for the lines that concern them.
+TALK_CONCERNS_HEADLINE = gettext_lazy("Talk that concerns you")
+PREHEADER_TALK = 90  # characters of the first unread line in a talk email's preheader
 # The headline of a new game or a new round when it is also the reader's move.
 YOUR_MOVE_HEADLINES = {
     "start": gettext_lazy("The game begins — your move"),
@@ -109,12 +114,17 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
     headline = str(headlines.get(kind, HEADLINES[kind])) % {
         "round": outcome["round"] if outcome else view["round"]
     }
+    talk = talk_lines.unread_for_email(seat, seats)
+    if kind == notifications.TALK and seat.notify == Seat.Notify.TURN_AND_RESULTS:
+        headline = str(TALK_CONCERNS_HEADLINE)
     context = {
         "game": game,
         "seat": seat,
         "view": view,
         "headline": headline,
-        "preheader": halted or preheader(kind, headline, phase, deadline, outcome),
+        "preheader": halted
+        or (kind == notifications.TALK and talk_preheader(talk))
+        or preheader(kind, headline, phase, deadline, outcome),
         "halted": halted,
         "openings": clock.record_openings(
             game.openings.all() if getattr(seat, "record_opened", True) else [], seat.timezone
@@ -135,6 +145,7 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "link": links.seat_url(seat),
         "settings_link": links.settings_url(seat),
         "deadline": deadline,
+        "talk": talk,
     }
     stream = threads.stream(kind, phase["my_turn"] and not halted)
     # The round's end closes the news of that round; anything else is of the round in play.
@@ -146,8 +157,24 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "text": render_to_string("message.txt", context, using=ENGINE),
         "html": render_to_string("message.html", context, using=ENGINE),
         "headers": {**thread, **unsubscribe_headers(seat)} if key else {},
-        "attachments": [] if kind == "game_over" or halted else _deadline_ics(game, seat, key),
+        "attachments": [] if kind in NO_CALENDAR or halted else _deadline_ics(game, seat, key),
+        "talk_told": talk["told"],  # once sent, the seat's talk emails start after it
     }
+
+
+# Emails that carry no deadline.ics: the last one, and talk (it asks nothing).
+NO_CALENDAR = ("game_over", notifications.TALK)
+
+
+def talk_preheader(talk: dict) -> str:
+    """A talk email's first line in the mail app's list: who said what, first."""
+    if not talk["messages"]:
+        return ""
+    first = talk["messages"][0]
+    said = user_text.one_line(" ".join(first["lines"]))
+    if len(said) > PREHEADER_TALK:
+        said = said[: PREHEADER_TALK - 1].rstrip() + "…"
+    return _("%(name)s: %(text)s") % {"name": user_text.isolate(first["author"]), "text": said}
 
 
 def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:

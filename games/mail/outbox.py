@@ -9,7 +9,8 @@ the ESP is called, so sending never holds a lock a move or a deadline needs:
 2. hand it to the ESP, outside any transaction;
 3. record the answer: ``sent``, or a retry with exponential backoff, or
    ``failed`` (a permanent refusal, or OUTBOX_MAX_ATTEMPTS reached). Then, in a
-   statement of its own, the seat's news start after what it was just told.
+   statement of its own, the seat's news and table talk start after what it was
+   just told.
 
 What cannot be known is counted, never hidden. Only an answer that proves the
 ESP did not take the message is a clean failure (a 4xx, an SMTP reply code,
@@ -46,7 +47,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import notifications, selectors
+from games.core import notifications, selectors, talk
 from games.mail import emails, person_emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
@@ -93,6 +94,7 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
 CLAIMED = (
     *("status", "sending_at", "attempts", "uncertain", "in_doubt", "rendered_at"),
     *("rendered_version", "to", "subject", "text", "html", "headers", "attachments"),
+    "params",  # a seat's email: the newest line of talk it tells
 )
 
 
@@ -107,6 +109,7 @@ def render(email: OutboxEmail, now) -> None:
     else:
         with i18n.as_seat(seat):
             message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
+        email.params = {**email.params, TALK_TOLD: message["talk_told"]}
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
         if field in message:  # an alert has no attachments
             setattr(email, field, message[field])
@@ -140,6 +143,11 @@ def deliver(pk: int, now=None) -> str:
         Seat.objects.filter(pk=email.seat_id, notified_seq__lt=seen_up_to).update(
             notified_seq=seen_up_to
         )
+        # And its talk after the newest line this email told (never moved back either).
+        told = email.params.get(TALK_TOLD, 0)
+        if told:
+            told_before = Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told)
+            told_before.update(talk_mailed_id=told)
     return "sent"
 
 
@@ -174,6 +182,9 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             if email.kind == notifications.OFFER and not _offers_to_tell(email):
                 email.delete()  # another email told them first (e.g. "Round N is over")
                 return "dropped"
+            if email.kind == notifications.TALK and not _talk_to_tell(seat):
+                email.delete()  # read on the page, or told by another email, meanwhile
+                return "dropped"
             render(email, now)
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
@@ -181,6 +192,9 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         OutboxEmail.objects.filter(pk=email.pk).update(**{f: getattr(email, f) for f in CLAIMED})
     return email
 
+
+# A seat's email's params: the newest line of table talk it told (0: none).
+TALK_TOLD = "talk_told"
 
 # What an offer email is about: offers made, changed, closed or turned into deals.
 OFFER_EVENTS = frozenset(
@@ -203,6 +217,12 @@ def _offers_to_tell(email: OutboxEmail) -> bool:
     this one would then say "Offers that concern you" over nothing."""
     since = email.seat.notified_seq
     return any(e["type"] in OFFER_EVENTS for e in selectors.events_since(email.game_id, since))
+
+
+def _talk_to_tell(seat: Seat | None) -> bool:
+    """Has a gathered talk email still a line to tell when it is due? Its reader may
+    have read them all on the table meanwhile: it would then tell nothing."""
+    return seat is not None and talk.unread(seat).exists()
 
 
 def _with_seat_and_game(email: OutboxEmail) -> Seat | None:

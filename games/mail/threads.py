@@ -25,6 +25,8 @@ from games.words import user_text
 
 MOVE, NEWS, END = "move", "news", "end"
 ENDS = ("game_over", "cancelled")
+# Emails that ask nothing even when the seat is awaited: the table's talk.
+ONLY_NEWS = ("talk",)
 # RFC 3834: every email here is sent by the site itself (no auto-replies to it).
 AUTOMATIC = {"Auto-Submitted": "auto-generated"}
 
@@ -34,6 +36,8 @@ def stream(kind: str, asks_a_move: bool) -> str:
     awaited and the game runs (a paused or cancelled game asks nothing)."""
     if kind in ENDS:
         return END
+    if kind in ONLY_NEWS:
+        return NEWS
     return MOVE if asks_a_move else NEWS
 
 

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.timesince import timeuntil
 
-from games.templatetags.usertext import bdi, isolated, user_text
+from games.templatetags.usertext import bdi, isolated, unlinked, user_text
 
 
 class PageEnvironment(jinja2.Environment):
@@ -61,6 +61,7 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
     )
     env.globals.update(static=static, language=translation.get_language, move_fields=move_fields)
     env.filters.update(bdi=bdi, isolated=isolated, user_text=user_text, timeuntil=timeuntil)
+    env.filters.update(unlinked=unlinked)
     return env
 
 

@@ -144,6 +144,34 @@ def revealed_line(game) -> str:
     return _("The private messages stay private: each of you sees only your own.")
 
 
+EMAIL_MESSAGES = 20  # unread messages an email shows; the rest wait on the table
+
+
+def unread_for_email(seat, seats: list) -> dict:
+    """The talk ``seat`` has not read, for its email: the oldest EMAIL_MESSAGES, oldest
+    first; how many more wait on the table; and the newest id told (0: none), which
+    the seat's emails start after once this one is sent."""
+    unread = talk.unread(seat).order_by("id")
+    rows = list(unread[: EMAIL_MESSAGES + 1])
+    shown = rows[:EMAIL_MESSAGES]
+    more = unread.count() - len(shown) if len(rows) > len(shown) else 0
+    names = {s.pk: s.name for s in seats}
+    by_index = [s.name for s in seats]
+    messages = [
+        {
+            "author": names.get(m.seat_id, ""),
+            # Another seat's private message is only ever read once the game reveals them.
+            "private_to": None if m.to_seat_id is None else names.get(m.to_seat_id, ""),
+            "to_me": m.to_seat_id == seat.pk,
+            "answers": answers(m, by_index),
+            "lines": lines(m),
+            **when_written(m, seat.timezone),
+        }
+        for m in shown
+    ]
+    return {"messages": messages, "more": more, "told": shown[-1].pk if shown else 0}
+
+
 SYSTEM_LINES = 40  # the game's own lines the panel shows among a page of talk, at most
 
 

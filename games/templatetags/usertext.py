@@ -1,5 +1,7 @@
 """``{{ text|bdi }}``: any text that may hold player-typed words, for HTML."""
 
+import re
+
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -27,3 +29,16 @@ def isolated(text) -> str:
 def user_text(text) -> str:
     """Raw user text (a name, a promise) on one line, in its own ``<bdi>``."""
     return mark_safe(f"<bdi>{conditional_escape(one_line(text))}</bdi>")
+
+
+# What makes a mail app turn text into a link: a dot or an @ inside a word, a "://".
+LINK_MARKS = re.compile(r"(?<=\w)[.@](?=\w)|:(?=//)")
+
+
+@register.filter
+def unlinked(text) -> str:
+    """``user_text`` for an email: each dot or @ inside a word, and the colon of a
+    "://", in a span of its own, so that mail apps do not make a link of an
+    address someone typed (it stays text, as on the pages)."""
+    escaped = str(conditional_escape(one_line(text)))
+    return mark_safe(f"<bdi>{LINK_MARKS.sub(lambda m: f'<span>{m[0]}</span>', escaped)}</bdi>")
