@@ -276,12 +276,12 @@ def inspection_hint(view: dict, names: list, bargaining_until, my_turn: bool) ->
     if six:
         hint = _(
             "The Deputies are calling the bags. You may make offers to one Deputy or to "
-            "both (paid to the Booty) about your bag or anyone's. Everything said is public."
+            "both (paid to the Booty) about your bag or anyone's. The whole table sees every offer."
         )
     else:
         hint = _(
             "The Sheriff is deciding the bags. You may make offers to the Sheriff about "
-            "your bag or anyone's. Everything said is public."
+            "your bag or anyone's. The whole table sees every offer."
         )
     claim = " " + str(CLAIM_NOW) if claimable(view) else ""
     if not claim and decline_now(view):  # 3 face down, no set: say so now, spare the wait
@@ -397,7 +397,7 @@ def bargaining_hint(six: bool, bargaining_until) -> tuple:
     ask, offer, wait, wait_until = BARGAINING[six]
     if bargaining_until is not None:
         wait = wait_until % {"time": bargaining_until["short"]}
-    return str(ask), " ".join([str(offer), str(wait), _("Everything said is public.")])
+    return str(ask), " ".join([str(offer), str(wait), _("The whole table sees every offer.")])
 
 
 CLAIM_NOW = gettext_lazy(
