@@ -511,12 +511,19 @@ class DeliveryEvent(models.Model):
         return f"{self.event_type} for {self.recipient or 'an email'}"
 
 
+def new_talk_ref() -> str:
+    return secrets.token_urlsafe(9)
+
+
 class TalkMessage(models.Model):
     """A line of the table's talk, public or private (games.core.talk). A hidden message stays
     in the record, with who hid it and why; players see only that it was hidden."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="talk_messages")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="talk_messages")
+    # What pages and forms name it by: random, so that no gap between two numbers a
+    # player sees tells them a private message was written in between.
+    ref = models.CharField(max_length=16, unique=True, default=new_talk_ref, editable=False)
     # A private message's one reader (None: the whole table reads it).
     to_seat = models.ForeignKey(
         Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="talk_received"

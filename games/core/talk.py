@@ -14,7 +14,6 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -32,6 +31,7 @@ MAX_TEXT = 1000  # characters
 MAX_LINES = 10
 MAX_REASON = 200
 PAGE = 20  # messages a page shows at a time
+REF_LENGTH = 16  # TalkMessage.ref's longest
 LINE_BREAKS = "\r\n"
 QUOTE_KINDS = ("offer", "declaration")  # what a message may answer, as "offer-2"
 
@@ -257,12 +257,20 @@ def set_policy(game: Game, talk: str) -> None:
     game.talk = talk
 
 
-def mark_read(seat: Seat, upto: int) -> None:
-    """The player has read the messages up to ``upto`` on the page. Only ids it may
-    read count, so a number from the future marks nothing not yet written."""
-    newest = visible_to(seat).filter(pk__lte=upto).aggregate(newest=Max("pk"))["newest"]
-    if newest:
-        Seat.objects.filter(pk=seat.pk, talk_read_id__lt=newest).update(talk_read_id=newest)
+def message_by_ref(seat: Seat, ref: str) -> TalkMessage | None:
+    """The message ``seat`` may read whose ref is ``ref`` (any string: None if none
+    is); another pair's private message is none, as one that never was."""
+    if not (isinstance(ref, str) and 0 < len(ref) <= REF_LENGTH and ref.isascii()):
+        return None
+    return visible_to(seat).filter(ref=ref).first()
+
+
+def mark_read(seat: Seat, upto_ref: str) -> None:
+    """The player has read the messages up to the one named ``upto_ref`` on the page
+    (a message it may read; anything else marks nothing)."""
+    newest = message_by_ref(seat, upto_ref)
+    if newest is not None:
+        Seat.objects.filter(pk=seat.pk, talk_read_id__lt=newest.pk).update(talk_read_id=newest.pk)
 
 
 def show_system_lines(seat: Seat, shown: bool) -> None:
@@ -271,14 +279,14 @@ def show_system_lines(seat: Seat, shown: bool) -> None:
     seat.talk_system_lines = shown
 
 
-def page(seat: Seat, before: int | None) -> tuple[list, int | None]:
-    """The newest PAGE messages ``seat`` may read (before the message ``before``, if
-    given), newest first, in one statement; and the id to ask for the next page with
+def page(seat: Seat, before: TalkMessage | None) -> tuple[list, TalkMessage | None]:
+    """The newest PAGE messages ``seat`` may read (older than ``before``, if given),
+    newest first, in one statement; and the message the next page starts below
     (None: no more)."""
     rows = visible_to(seat)
     if before is not None:
-        rows = rows.filter(pk__lt=before)
+        rows = rows.filter(pk__lt=before.pk)
     rows = list(rows.order_by("-id")[: PAGE + 1])
     more = len(rows) > PAGE
     rows = rows[:PAGE]
-    return rows, rows[-1].pk if more else None
+    return rows, rows[-1] if more else None

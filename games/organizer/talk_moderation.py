@@ -38,8 +38,8 @@ def perform(game: Game, data, by_email: str) -> Outcome:
 
 
 def _hide(game, data, by_email):
-    message_id = whole_number(data.get("message"))
-    message = TalkMessage.objects.filter(game=game, pk=message_id).first() if message_id else None
+    ref = data.get("message", "")
+    message = TalkMessage.objects.filter(game=game, ref=ref).first() if ref.isascii() else None
     if message is None:
         return Outcome(False, _("No such message at this table; nothing was done."), 400)
     talk.hide(message, by_email, data.get("reason", ""), timezone.now())
@@ -110,7 +110,7 @@ def _line(message, names: dict, zone: str) -> dict:
     if message.hidden_at is not None:
         hidden = {"by": message.hidden_by, "reason": message.hidden_reason}
     return {
-        "id": message.pk,
+        "id": message.ref,
         "author": names.get(message.seat_id, ""),
         "privately": privately(message, None, names),
         "lines": lines(message),

@@ -140,7 +140,7 @@ def revealed_line(game) -> str:
     if not game.talk_private or game.status != game.Status.FINISHED:
         return ""
     if game.reveal_private:
-        return _("The game is over: every private message is revealed to the whole table.")
+        return _("Now that the game is over, every private message is revealed to the whole table.")
     return _("The private messages stay private: each of you sees only your own.")
 
 
@@ -172,13 +172,15 @@ def unread_for_email(seat, seats: list) -> dict:
     return {"messages": messages, "more": more, "told": shown[-1].pk if shown else 0}
 
 
-SYSTEM_LINES = 40  # the game's own lines the panel shows among a page of talk, at most
+SYSTEM_LINES = 40  # the game's own lines the panel reads for a page of talk, at most
+GAP_LINES = 6  # and shows between two messages, at most
 
 
-def panel(game, seat, seats: list, state, before: int | None) -> dict:
-    """What a seat's page shows of the talk: ``before`` is the id the older page
-    starts below (``?talk_before=``). Unread messages are marked new; reading the
-    page marks nothing (the page's script, or a button, posts what was read)."""
+def panel(game, seat, seats: list, state, before) -> dict:
+    """What a seat's page shows of the talk: ``before`` is the message the older
+    page starts below (``?talk_before=`` names it by its ref; None: the newest).
+    Unread messages are marked new; reading the page marks nothing (the page's
+    script, or a button, posts what was read)."""
     rows, older = talk.page(seat, before)
     names = {s.pk: s.name for s in seats}
     since = max(seat.talk_read_id, seat.talk_mailed_id)
@@ -187,7 +189,7 @@ def panel(game, seat, seats: list, state, before: int | None) -> dict:
     now = (state.round, phase_kind)
     messages = [
         {
-            "id": m.pk,
+            "id": m.ref,
             "author": names.get(m.seat_id, ""),
             "mine": m.seat_id == seat.pk,
             "new": m.pk > since and m.seat_id != seat.pk and m.hidden_at is None,
@@ -208,11 +210,11 @@ def panel(game, seat, seats: list, state, before: int | None) -> dict:
     return {
         "help": help_line(game),
         "revealed": revealed_line(game),
-        "messages": _among_system_lines(messages, game, seat, seats, state, before),
-        "older": older,
+        "messages": _among_system_lines(messages, game, seat, seats, state),
+        "older": older.ref if older else "",
         "paged": before is not None,
         "unread": unread or 0,
-        "newest": rows[0].pk if rows and before is None else 0,
+        "newest": rows[0].ref if rows and before is None else "",
         "system_lines": seat.talk_system_lines,
         "closed": talk.closed_reason(game, phase_kind),
         "muted": talk.muted_reason(seat),
@@ -220,20 +222,23 @@ def panel(game, seat, seats: list, state, before: int | None) -> dict:
     }
 
 
-def _among_system_lines(messages: list, game, seat, seats, state, before) -> list:
+def _among_system_lines(messages: list, game, seat, seats, state) -> list:
     """The messages (newest first) with, if the reader wants them, the game's own
-    lines told among them where they happened, as this seat may know them (the
-    log's own narration): from the oldest message shown on."""
-    if not seat.talk_system_lines or not messages:
+    lines told between them where they happened, as this seat may know them (the
+    log's own narration): what a message answered comes just before it. At most
+    GAP_LINES between two messages, the latest; none after the newest message
+    (the log below tells what happened since)."""
+    if not seat.talk_system_lines or len(messages) < 2:
         return messages
-    until = None if before is None else messages[0]["after_seq"]
-    events = selectors.events_between(game.pk, messages[-1]["after_seq"], until, SYSTEM_LINES)
+    first, last = messages[-1]["after_seq"], messages[0]["after_seq"]
+    events = selectors.events_between(game.pk, first, last, SYSTEM_LINES)
     names = user_text.names(s.name for s in seats)
     narrated, _more = game_log.log_lines(state, events, names, seat.index, None, game=game)
-    told = [{"system": True, "text": line["text"], "seq": line["seq"]} for line in narrated]
-    merged, pending = [], list(told)
-    for message in messages:
+    merged, pending = [messages[0]], list(narrated)
+    for message in messages[1:]:
+        gap = []
         while pending and pending[0]["seq"] >= message["after_seq"]:
-            merged.append(pending.pop(0))
+            gap.append(pending.pop(0))
+        merged += [{"system": True, "text": line["text"]} for line in gap[:GAP_LINES]]
         merged.append(message)
     return merged

@@ -18,7 +18,6 @@ from games.present import talk as talk_panel
 from games.present.page_language import in_language
 from games.web import views
 from games.words import i18n
-from games.words.typed_text import whole_number
 
 MAX_SENT = 4 * talk.MAX_TEXT  # what a refused form shows again, at most
 REFUSED_STATUS = {"too_fast": 429}
@@ -62,22 +61,20 @@ def say(request, token: str):
             if isinstance(error, talk.TooFast):
                 response["Retry-After"] = str(error.retry_after)
             return response
-        seen = whole_number(request.POST.get("seen", ""), 12)
-        if seen is not None:  # who answers has read what they answer
-            talk.mark_read(seat, seen)
+        # Who answers has read what they answer.
+        talk.mark_read(seat, request.POST.get("seen", ""))
         messages.success(request, talk_panel.posted(message))
     return redirect(_table(token))
 
 
 @never_cache
 @require_POST
-def report(request, token: str, message_id: int):
+def report(request, token: str, ref: str):
     seat, refused = _seat(request, token)
     if seat is None:
         return refused
     with i18n.as_seat(seat):
-        # Another pair's private message is "no such message", as one that never was.
-        message = talk.visible_to(seat).filter(pk=message_id).first()
+        message = talk.message_by_ref(seat, ref)
         try:
             if message is None:
                 raise ServiceError("no_message", _("There is no such message at this table."))
@@ -95,14 +92,12 @@ def report(request, token: str, message_id: int):
 @never_cache
 @require_POST
 def read(request, token: str):
-    """The page was read up to the message ``upto``: its script posts this when the
+    """The page was read up to the message ``upto`` (its ref): its script posts this when the
     panel is seen (answered 204), or the player presses "Mark as read"."""
     seat, refused = _seat(request, token)
     if seat is None:
         return refused
-    upto = whole_number(request.POST.get("upto", ""), 12)
-    if upto is not None:
-        talk.mark_read(seat, upto)
+    talk.mark_read(seat, request.POST.get("upto", ""))
     if request.POST.get("quiet"):
         return HttpResponse(status=204)
     return redirect(_table(token) + "#talk")

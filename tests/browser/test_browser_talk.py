@@ -90,7 +90,7 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone,
     assert panel.locator("a").count() == 0  # the address stays text
     assert "Round 1 · Inspection" in panel.inner_text()
     bribe = TalkMessage.objects.get(text=BRIBE)
-    panel.locator(f"#talk-{bribe.pk}").get_by_role("button", name="Report").click()
+    panel.locator(f"#talk-{bribe.ref}").get_by_role("button", name="Report").click()
     phone.submitted("ben-reported", expect="the organizer will look at this message")
 
     # The organizer sees the report with its thread, and hides the message.
@@ -99,7 +99,7 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone,
     section = page.locator("#talk")
     assert "reported once" in section.inner_text().lower()
     assert THREAT in section.inner_text() and ANSWER in section.inner_text()
-    section.locator(f"#field-reason-{bribe.pk}").fill("Bribes belong in offers")
+    section.locator(f"#field-reason-{bribe.ref}").fill("Bribes belong in offers")
     section.get_by_role("button", name="Hide this message").click()
     page.wait_for_load_state()
     assert "The message is hidden" in page.locator(".msg-success").inner_text()

@@ -13,6 +13,7 @@ from games.core import game_setup, links, timers
 from games.mail import outbox
 from games.models import Game, OutboxEmail, Seat
 from tests.browser.chromium import Phone
+from tests.support.person_games import played_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -129,3 +130,11 @@ def test_each_readers_email_gathers_the_lines_they_have_not_read(phone):
 
     # Dee reads her turn only: no talk email at all.
     assert talk_emails("dee@example.org") == []
+
+    # After the game the final page reveals the whisper to the whole table.
+    played_out(game)
+    phone.open(link(game, 1), "ben-final-page")
+    final = unisolated(phone.page.inner_text("#talk"))
+    assert "every private message is revealed" in final
+    assert WHISPER in final and "privately from dee to ann" in final.lower()
+    phone.page.locator("#talk").screenshot(path="var/screenshots/talk-mail-revealed-en.png")

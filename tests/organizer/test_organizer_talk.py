@@ -58,7 +58,7 @@ def test_a_report_is_shown_with_its_thread(game, org):
 
 def test_hiding_keeps_the_message_in_the_record_with_who_and_why(game, org, client):
     said = thread(game)
-    status, messages, page = post(org, game, "talk_hide", message=said[2].pk, reason="Rude words")
+    status, messages, page = post(org, game, "talk_hide", message=said[2].ref, reason="Rude words")
     assert status == 302
     assert messages == ["The message is hidden from the players; it stays in the record."]
     hidden = TalkMessage.objects.get(pk=said[2].pk)
@@ -119,7 +119,7 @@ def test_the_talk_setting(game, org):
 )
 def test_a_refused_control_changes_nothing(game, org, action, fields):
     said = thread(game)
-    fields = {k: (str(said[0].pk) if v == "FIRST" else v) for k, v in fields.items()}
+    fields = {k: (said[0].ref if v == "FIRST" else v) for k, v in fields.items()}
     before = record(game)
     status, messages, _ = post(org, game, action, **fields)
     assert status == 400 and messages and "othing was done" in messages[0]
@@ -129,7 +129,7 @@ def test_a_refused_control_changes_nothing(game, org, action, fields):
 def test_a_form_without_its_version_changes_nothing(game, org):
     said = thread(game)
     before = record(game)
-    status, _, _ = post(org, game, "talk_hide", version="", message=said[0].pk)
+    status, _, _ = post(org, game, "talk_hide", version="", message=said[0].ref)
     assert status == 400 and record(game) == before
 
 
@@ -137,7 +137,7 @@ def test_nobody_else_may_moderate(game):
     said = thread(game)
     before = record(game)
     stranger = signed_in("ann@example.org")  # a player, not the organizer
-    status, _, _ = post(stranger, game, "talk_hide", message=said[2].pk, reason="mine")
+    status, _, _ = post(stranger, game, "talk_hide", message=said[2].ref, reason="mine")
     assert status == 404 and record(game) == before
 
 

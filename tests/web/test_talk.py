@@ -170,16 +170,18 @@ def test_a_hidden_message_shows_as_hidden_to_players(client, game):
 
 def test_a_report_counts_once_per_seat_and_not_for_ones_own(client, game):
     message = talk.post(seat(game, 1), "Ann is a cheat", timezone.now())
-    url = f"{path_of(seat(game, 2))}talk/{message.pk}/report/"
+    url = f"{path_of(seat(game, 2))}talk/{message.ref}/report/"
     first = client.post(url, follow=True)
     assert "the organizer will look at this message" in " ".join(said(first))
     again = client.post(url, follow=True)
     assert "You already reported this message." in " ".join(said(again))
     assert TalkReport.objects.filter(message=message).count() == 1
-    own = client.post(f"{path_of(seat(game, 1))}talk/{message.pk}/report/", follow=True)
+    own = client.post(f"{path_of(seat(game, 1))}talk/{message.ref}/report/", follow=True)
     assert "You cannot report this message." in " ".join(said(own))
     other_game = start_game()
-    elsewhere = client.post(f"{path_of(seat(other_game, 2))}talk/{message.pk}/report/", follow=True)
+    elsewhere = client.post(
+        f"{path_of(seat(other_game, 2))}talk/{message.ref}/report/", follow=True
+    )
     assert "no such message" in " ".join(said(elsewhere))
     assert TalkReport.objects.count() == 1
 
@@ -189,7 +191,7 @@ def test_get_changes_nothing_and_the_forms_need_post(client, game):
     before = record(game)
     assert client.get(path_of(seat(game, 2)) + "talk/").status_code == 405
     message = TalkMessage.objects.get()
-    assert client.get(f"{path_of(seat(game, 2))}talk/{message.pk}/report/").status_code == 405
+    assert client.get(f"{path_of(seat(game, 2))}talk/{message.ref}/report/").status_code == 405
     assert record(game) == before
 
 
@@ -208,11 +210,11 @@ def test_older_messages_a_page_at_a_time(client, game, settings):
     newest = talk_html(client, game, 0)
     assert "message number 44." in newest and "message number 25." in newest
     assert "message number 24." not in newest
-    older = re.search(r'href="\?talk_before=(\d+)#talk"', newest).group(1)
+    older = re.search(r'href="\?talk_before=([\w-]+)#talk"', newest).group(1)
     second = talk_html(client, game, 0, f"?talk_before={older}")
     assert "message number 24." in second and "message number 5." in second
     assert "message number 25." not in second and "message number 4." not in second
-    last = re.search(r'href="\?talk_before=(\d+)#talk"', second).group(1)
+    last = re.search(r'href="\?talk_before=([\w-]+)#talk"', second).group(1)
     third = talk_html(client, game, 0, f"?talk_before={last}")
     assert "message number 0." in third and "talk_before=" not in third
     for odd in ("abc", "9" * 40, "-1", "\u0661"):  # read as no bound at all

@@ -167,16 +167,16 @@ def test_the_reader_may_report_a_private_message_and_only_the_reader(client):
     secret = talk.post(seat(game, 3), "another pair's secret", timezone.now(), to_index=0)
     message = talk.post(seat(game, 1), "Cid, you are a fool.", timezone.now(), to_index=2)
     talk.post(seat(game, 0), "a public line after", timezone.now())
-    third = client.post(f"{path_of(seat(game, 3))}talk/{message.pk}/report/", follow=True)
+    third = client.post(f"{path_of(seat(game, 3))}talk/{message.ref}/report/", follow=True)
     assert "There is no such message at this table." in " ".join(said(third))
     assert not TalkReport.objects.exists()  # as if it never was
-    reader = client.post(f"{path_of(seat(game, 2))}talk/{message.pk}/report/", follow=True)
+    reader = client.post(f"{path_of(seat(game, 2))}talk/{message.ref}/report/", follow=True)
     assert "the organizer will look at this message" in " ".join(said(reader))
     section = talk_moderation.section(game, "UTC")
     [flagged] = section["flagged"]
     thread = [m["id"] for m in flagged["thread"]]
-    assert message.pk in thread and before.pk in thread and secret.pk not in thread
-    [line] = [m for m in flagged["thread"] if m["id"] == message.pk]
+    assert message.ref in thread and before.ref in thread and secret.ref not in thread
+    [line] = [m for m in flagged["thread"] if m["id"] == message.ref]
     assert "privately from" in line["privately"] and "Ben" in line["privately"]
     assert section["count"] == 2  # the table's messages: private ones are not counted
 

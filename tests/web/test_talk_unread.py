@@ -65,7 +65,7 @@ def test_opening_the_page_marks_nothing_read(client, game):
 
 def test_reading_is_a_post_and_later_messages_are_new_again(client, game):
     first = post(game, 1, "one")
-    assert read(client, game, 0, first.pk).status_code == 204
+    assert read(client, game, 0, first.ref).status_code == 204
     assert seat(game, 0).talk_read_id == first.pk
     html = page(client, game, 0)
     assert "new message" not in html and "Mark as read" not in html
@@ -75,17 +75,28 @@ def test_reading_is_a_post_and_later_messages_are_new_again(client, game):
 
 def test_the_mark_as_read_button_works_without_the_script(client, game):
     message = post(game, 1, "one")
-    response = read(client, game, 0, message.pk, quiet=False)
+    response = read(client, game, 0, message.ref, quiet=False)
     assert response.status_code == 302 and response["Location"].endswith("#talk")
     assert seat(game, 0).talk_read_id == message.pk
 
 
-def test_a_number_from_the_future_marks_only_what_was_written(client, game):
-    message = post(game, 1, "one")
-    read(client, game, 0, 10**11)
-    assert seat(game, 0).talk_read_id == message.pk
-    post(game, 2, "written later")
-    assert "1 new message" in page(client, game, 0)
+def test_only_a_message_the_reader_may_read_marks_anything(client, game):
+    elsewhere = post(start_game(), 1, "another table")
+    whisper = post(game, 1, "psst, Cid", to=2)
+    for ref in (elsewhere.ref, whisper.ref):
+        read(client, game, 0, ref)
+        assert seat(game, 0).talk_read_id == 0
+    read(client, game, 2, whisper.ref)  # its reader has read it
+    assert seat(game, 2).talk_read_id == whisper.pk
+
+
+def test_the_page_names_messages_by_refs_that_tell_no_order(client, game):
+    """No number on a page counts the messages between two others (a private
+    message in between would show as a gap)."""
+    first, second = post(game, 1, "one"), post(game, 2, "two")
+    html = panel(page(client, game, 0))
+    assert f'id="talk-{first.ref}"' in html and f'id="talk-{second.ref}"' in html
+    assert f"talk-{first.pk}" not in html and f'value="{second.pk}"' not in html
 
 
 @pytest.mark.parametrize("upto", ["", "abc", "-3", "1e9", "\x00", "9" * 40, "١٢"])
@@ -98,14 +109,14 @@ def test_any_bytes_as_what_was_read_change_nothing(client, game, upto):
 def test_reading_needs_the_pages_csrf_token(game):
     message = post(game, 1, "one")
     strict = Client(enforce_csrf_checks=True)
-    assert read(strict, game, 0, message.pk).status_code == 403
+    assert read(strict, game, 0, message.ref).status_code == 403
     assert seat(game, 0).talk_read_id == 0
 
 
 def test_answering_marks_read_what_the_page_showed(client, game):
     message = post(game, 1, "Who opens Cid's bag?")
     url = path_of(seat(game, 0)) + "talk/"
-    client.post(url, {"text": "Not me.", "seen": str(message.pk)})
+    client.post(url, {"text": "Not me.", "seen": message.ref})
     assert seat(game, 0).talk_read_id == message.pk
 
 
@@ -124,7 +135,7 @@ def test_my_games_counts_each_seats_unread_talk(client, game):
     html = client.get("/my/").content.decode()
     assert "2 new messages in the table talk" in html
     assert path_of(seat(game, 0)) + "#talk" in html
-    read(client, game, 0, TalkMessage.objects.order_by("-id").first().pk)
+    read(client, game, 0, TalkMessage.objects.order_by("-id").first().ref)
     assert "new message" not in client.get("/my/").content.decode()
 
 
