@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # Modules that register something when imported: the system checks, the ESP's
-        # tracking signal, the admin's pages and the Celery tasks.
+        # tracking and inbound signals, the admin's pages and the Celery tasks.
         from games.core import timer_tasks  # noqa: F401
-        from games.mail import send_tasks, settings_checks, tracking  # noqa: F401
+        from games.mail import inbound, send_tasks, settings_checks, tracking  # noqa: F401
         from games.organizer import admin, lobby_admin  # noqa: F401

@@ -171,6 +171,16 @@ class Game(models.Model):
         return f"Sheriff of Nottingham: {user_text.isolate(self.name)}"
 
 
+REPLY_KEY_LENGTH = 20
+
+
+def new_reply_key() -> str:
+    """A seat's reply address key (``play+<key>@``): lowercase letters and digits
+    only, since mail systems may lowercase an address's local part."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(REPLY_KEY_LENGTH))
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(help_text="Engine seat number, clockwise from 0.")
@@ -194,8 +204,16 @@ class Seat(models.Model):
     # Away from the first to the last of these days, inclusive, in the seat's zone.
     away_from = models.DateField(null=True, blank=True)
     away_until = models.DateField(null=True, blank=True)
-    # Bumping the version revokes every link sent before.
+    # Bumping the version revokes every link sent before (games.core.links.revoke, which
+    # rotates the reply key with it).
     link_version = models.PositiveIntegerField(default=1)
+    # The key of the seat's reply address (games.core.replies), and whether a reply
+    # from another address than the seat's is taken (the organizer's choice).
+    reply_key = models.CharField(max_length=32, unique=True, default=new_reply_key, editable=False)
+    reply_from_anyone = models.BooleanField(default=False)
+    # When an answer last told the seat (or a stranger writing for it) that a reply was
+    # not used: at most one such answer an hour, so that no mail loop can start.
+    reply_refused_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The first event this seat's emails have not told it about yet ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
     missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)
@@ -566,3 +584,34 @@ class TalkReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report of talk #{self.message_id} by {self.seat_id}"
+
+
+class InboundMessage(models.Model):
+    """An email received at a seat's reply address, and what became of it
+    (games.core.replies): kept once per Message-ID, so that a resent webhook does
+    nothing twice. ``detail`` is for operators only, never shown to a player."""
+
+    class Outcome(models.TextChoices):
+        TALK_POSTED = "talk_posted", "Posted to the talk"
+        REFUSED = "refused", "Refused"
+        HELD_SENDER = "held_sender", "Held: not the seat's address"
+        IGNORED_AUTOMATED = "ignored_automated", "Ignored: automated mail"
+        DUPLICATE = "duplicate", "Duplicate"
+        UNKNOWN_KEY = "unknown_key", "Unknown reply address"
+
+    message_id = models.CharField(max_length=255, unique=True)
+    esp = models.CharField(max_length=30, blank=True)
+    received_at = models.DateTimeField(default=timezone.now)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.SET_NULL, null=True, blank=True, related_name="inbound_messages"
+    )
+    from_address = models.CharField(max_length=254, blank=True)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    detail = models.CharField(max_length=300, blank=True)
+    text = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_outcome_display()} from {self.from_address or 'nobody'}"

@@ -266,6 +266,11 @@ DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
 # one of an anymail EMAIL_BACKEND: e.g. "mailgun" when sending through its SMTP relay.
 # Each needs ANYMAIL_WEBHOOK_SECRET and the ESP's signing key (games/mail/webhooks.py).
 TRACKING_ESPS = env_list("TRACKING_ESPS")
+# Replies by email (games.core.replies): each seat's emails say "Reply-To:
+# play+<key>@INBOUND_DOMAIN" when it is set, and the inbound webhooks of INBOUND_ESPS
+# (/anymail/<esp>/inbound/) are answered, once secured as the tracking ones are.
+INBOUND_DOMAIN = env_str("INBOUND_DOMAIN")
+INBOUND_ESPS = env_list("INBOUND_ESPS")
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)

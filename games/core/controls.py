@@ -6,13 +6,12 @@ to the game log) and does nothing the second time."""
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import engine
-from games.core import deadlines, notifications
+from games.core import deadlines, links, notifications
 from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
 from games.core.timers import advance
@@ -181,7 +180,7 @@ def replace_player(
             name=new.name,
             email=new.email,
             timezone=new.timezone,
-            link_version=F("link_version") + 1,
+            **links.rotated_secrets(),
             notified_seq=0,
             missed_in_a_row=0,
             last_delivered_at=None,

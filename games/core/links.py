@@ -1,7 +1,8 @@
 """Signed links: one per seat, carrying the seat and its link version.
 
-Rotating a seat's ``link_version`` revokes every link sent before. Links stop
-working some days after the game ends (LINK_VALID_DAYS_AFTER_END).
+Rotating a seat's ``link_version`` revokes every link sent before, and its reply
+address with them (``rotated_secrets``). Links stop working some days after the
+game ends (LINK_VALID_DAYS_AFTER_END).
 """
 
 from dataclasses import dataclass
@@ -9,12 +10,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.core import selectors
-from games.models import Game, Seat
+from games.models import Game, Seat, new_reply_key
 
 SEAT_LINK_SALT = "sheriff_pbem.links.seat"
 
@@ -29,6 +31,12 @@ class LinkError(Exception):
         self.status = status
         self.title = title
         self.message = message
+
+
+def rotated_secrets() -> dict:
+    """The seat's fields that revoke what was sent to it before, as a queryset's
+    ``update`` takes them: every link, and the reply address (games.core.replies)."""
+    return {"link_version": F("link_version") + 1, "reply_key": new_reply_key()}
 
 
 def make_token(seat: Seat) -> str:

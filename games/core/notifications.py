@@ -58,11 +58,14 @@ TABLE_FULL = "table_full"  # to a lobby's organizer: every seat is taken, press 
 LINKS = "links"  # a person asked for a link to each of their seats in play
 DAILY = "daily"  # a person's one email a day across all their games
 TALK = "talk"  # table talk since the reader's last email (gathered, as offers are)
+# Answers to a seat's reply by email (games.core.replies): its text is on the table,
+# or why it was not used; REPLY_HELD to a stranger who replied for a seat.
+REPLY_DONE, REPLY_REFUSED, REPLY_HELD = "reply_done", "reply_refused", "reply_held"
 # Emails about no game in play: their params hold what they tell.
 PERSON_EMAILS = (SIGN_IN, INVITATION, TABLE_FULL, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
 # player): what they tell is kept in the row's params, as it is when they are owed.
-ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED)
+ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED, REPLY_HELD)
 # The task that sends a move's emails, queued by name: the mail sits above this module.
 SEND_EMAILS = "games.tasks.send_emails"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
@@ -374,6 +377,20 @@ def record_replaced(game: Game, seat: Seat) -> list:
     that the organizer gave it to someone else."""
     key = f"g{game.pk}:replaced:s{seat.index}:v{seat.link_version}"
     return _record_alert(game, key, REPLACED, seat.email, seat=_as_owed(seat))
+
+
+def record_reply_answer(seat: Seat, kind: str, inbound_id: int, reason: str = "") -> list:
+    """Answer a seat's reply by email (REPLY_DONE or REPLY_REFUSED, with why): the
+    seat's own email, with its private view, once per reply received."""
+    email = _owed_email(seat.game, seat, kind, f"reply{inbound_id}")
+    email.params = {"reason": reason} if reason else {}
+    return save_owed([email])
+
+
+def record_reply_held(seat: Seat, to: str, inbound_id: int) -> list:
+    """Tell whoever replied for ``seat`` from another address that nothing was done."""
+    key = f"g{seat.game_id}:held:s{seat.index}:{inbound_id}"
+    return _record_alert(seat.game, key, REPLY_HELD, to, seat=_as_owed(seat), to=to)
 
 
 def record_paused_itself(stopped: list) -> list:

@@ -46,6 +46,8 @@ HEADLINES = {
     "paused_itself": gettext_lazy("The game paused itself"),
     "digest": gettext_lazy("Your daily summary"),
     "talk": gettext_lazy("New table talk"),
+    "reply_done": gettext_lazy("Your message is on the table"),
+    "reply_refused": gettext_lazy("Your reply was not used"),
 }
 # A talk email to a reader who gets one only for the lines that concern them.
 TALK_CONCERNS_HEADLINE = gettext_lazy("Talk that concerns you")
@@ -93,9 +95,19 @@ def unsubscribe_headers(seat: Seat) -> dict:
     }
 
 
-def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
+def reply_to_headers(seat: Seat) -> dict:
+    """The seat's reply address, when replies by email are read (games.core.replies)."""
+    if not settings.INBOUND_DOMAIN:
+        return {}
+    return {"Reply-To": f"play+{seat.reply_key}@{settings.INBOUND_DOMAIN}"}
+
+
+def render(
+    game: Game, seat: Seat, state, kind: str, key: str = "", params: dict | None = None
+) -> dict:
     """The email ``kind`` for ``seat``: built from its view and its projection of
-    the events since its last email, never from the raw state."""
+    the events since its last email, never from the raw state. ``params``: what the
+    outbox row recorded when it was owed (an answer to a reply: why it was refused)."""
     view = engine.view_for(state, seat.index)
     seats = selectors.seats_of(game)  # in seat order
     names = user_text.names(s.name for s in seats)
@@ -146,6 +158,9 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "settings_link": links.settings_url(seat),
         "deadline": deadline,
         "talk": talk,
+        # An answer to the seat's reply by email: why it was not used ("" otherwise).
+        "reply_note": (params or {}).get("reason", "") if kind in REPLY_KINDS else "",
+        "replies_read": bool(settings.INBOUND_DOMAIN),
     }
     stream = threads.stream(kind, phase["my_turn"] and not halted)
     # The round's end closes the news of that round; anything else is of the round in play.
@@ -156,14 +171,17 @@ def render(game: Game, seat: Seat, state, kind: str, key: str = "") -> dict:
         "subject": threads.subject(game.name, stream, told_round, kind),
         "text": render_to_string("message.txt", context, using=ENGINE),
         "html": render_to_string("message.html", context, using=ENGINE),
-        "headers": {**thread, **unsubscribe_headers(seat)} if key else {},
+        "headers": {**thread, **unsubscribe_headers(seat), **reply_to_headers(seat)} if key else {},
         "attachments": [] if kind in NO_CALENDAR or halted else _deadline_ics(game, seat, key),
         "talk_told": talk["told"],  # once sent, the seat's talk emails start after it
     }
 
 
-# Emails that carry no deadline.ics: the last one, and talk (it asks nothing).
-NO_CALENDAR = ("game_over", notifications.TALK)
+# Answers to a seat's reply by email (games.core.replies).
+REPLY_KINDS = (notifications.REPLY_DONE, notifications.REPLY_REFUSED)
+# Emails that carry no deadline.ics: the last one, talk (it asks nothing), and the
+# answers to a reply.
+NO_CALENDAR = ("game_over", notifications.TALK, *REPLY_KINDS)
 
 
 def talk_preheader(talk: dict) -> str:
@@ -433,6 +451,15 @@ def render_idle_alert(game: Game, key: str) -> dict:
     return short_email(game.organizer_email, subject, "idle_alert", context, _own_id(game, key))
 
 
+def render_reply_held(game: Game, seat: Seat, to: str, key: str) -> dict:
+    """To whoever replied for a seat from another address: nothing was done, and
+    only the seat's own address may reply. It names neither the seat nor its
+    address, and says nothing of the game's state."""
+    headers = {**_own_id(game, key), "Auto-Submitted": "auto-replied"}
+    with i18n.as_seat(seat):
+        return short_email(to, _("Your reply was not used"), "reply_held", {}, headers)
+
+
 def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
     """An email owed to an address that is not a seat's current one, from what the
     row recorded when it was owed (notifications.ALERTS): the seat it is about as
@@ -446,6 +473,8 @@ def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
         return render_undeliverable_alert(game, seat, params["problem"], key)
     if kind == notifications.IDLE_ALERT:
         return render_idle_alert(game, key)
+    if kind == notifications.REPLY_HELD:
+        return render_reply_held(game, seat, params["to"], key)
     raise ValueError(f"no alert of kind {kind!r}")
 
 

@@ -108,7 +108,9 @@ def render(email: OutboxEmail, now) -> None:
         message = emails.render_alert(game, email.kind, email.params, email.key)
     else:
         with i18n.as_seat(seat):
-            message = emails.render(game, seat, game.engine_state(), email.kind, email.key)
+            message = emails.render(
+                game, seat, game.engine_state(), email.kind, email.key, email.params
+            )
         email.params = {**email.params, TALK_TOLD: message["talk_told"]}
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
         if field in message:  # an alert has no attachments

@@ -1,4 +1,5 @@
-"""The ESP tracking webhooks we listen to, and what they must prove.
+"""The ESP webhooks we listen to, and what they must prove: tracking (delivery
+events) and inbound (replies by email, games.mail.inbound).
 
 anymail answers every ESP's webhooks, and without ANYMAIL_WEBHOOK_SECRET it
 believes an unsigned POST: one forged "hard bounce" would stop a seat's email.
@@ -10,6 +11,10 @@ which setting is missing, as is a body anymail cannot read; a 500 is kept for
 our own failure to store an event (the ESP then sends it again). With DEBUG
 off, a missing setting is also a system check error (games.mail.settings_checks), so that
 ``manage.py migrate`` and ``check`` refuse to start the site.
+
+The inbound webhooks are held to the same: those of INBOUND_ESPS only, once
+secured. (An inbound forged by anyone who knows a seat's reply address would post
+talk in that seat's name.)
 """
 
 import logging
@@ -19,10 +24,11 @@ from anymail.exceptions import AnymailWebhookValidationFailure
 from anymail.utils import get_anymail_setting
 from django.conf import settings
 from django.http import HttpResponseBadRequest
-from django.urls import path
+from django.urls import path, re_path
+from django.urls.resolvers import RegexPattern
 from django.views.decorators.csrf import csrf_exempt
 
-from games.mail import tracking
+from games.mail import inbound, tracking
 
 log = logging.getLogger(__name__)
 
@@ -41,18 +47,26 @@ SIGNATURE_SETTINGS = {
 }
 
 
-def _tracking_patterns() -> dict:
-    """anymail's tracking webhooks by ESP (its inbound ones are not ours to answer)."""
+TRACKING_KIND, INBOUND_KIND = "tracking", "inbound"
+
+
+def _patterns(kind: str) -> dict:
+    """anymail's webhooks of one kind (tracking or inbound), by ESP."""
     found = {}
+    suffix = f"_{kind}_webhook"
     for pattern in anymail_urls.urlpatterns:
         name = pattern.name or ""
-        if name.endswith("_tracking_webhook") or name == "mandrill_webhook":
-            esp = name.removesuffix("_tracking_webhook").removesuffix("_webhook")
+        if name.endswith(suffix) or (kind == TRACKING_KIND and name == "mandrill_webhook"):
+            esp = name.removesuffix(suffix).removesuffix("_webhook")
             found.setdefault(esp, []).append(pattern)
     return found
 
 
-TRACKING = _tracking_patterns()
+TRACKING = _patterns(TRACKING_KIND)
+INBOUND = _patterns(INBOUND_KIND)
+# What each kind's webhook reports to while it is handled (a 500 after it starts:
+# the ESP sends it again), and the ESPs whose webhooks of that kind are answered.
+HANDLING = {TRACKING_KIND: tracking.RECORDING, INBOUND_KIND: inbound.HANDLING}
 
 
 def backend_esp(backend: str) -> str | None:
@@ -70,14 +84,23 @@ def tracking_esps() -> set:
     return named | ({sending} if sending else set())
 
 
+def inbound_esps() -> set:
+    """The ESPs whose inbound webhooks we answer (INBOUND_ESPS)."""
+    return {esp.strip().lower() for esp in getattr(settings, "INBOUND_ESPS", []) if esp}
+
+
+def answered(kind: str) -> set:
+    return tracking_esps() if kind == TRACKING_KIND else inbound_esps()
+
+
 def _setting(name: str, esp: str | None = None):
     return get_anymail_setting(name, esp_name=esp, default=None, allow_bare=esp is not None)
 
 
-def missing(esp: str) -> list:
-    """What the ESP's tracking webhook still needs before it is answered."""
-    if esp not in TRACKING:
-        return [f"an ESP anymail has no tracking webhook for ({esp!r})"]
+def missing(esp: str, kind: str = TRACKING_KIND) -> list:
+    """What the ESP's webhook of that kind still needs before it is answered."""
+    if esp not in (TRACKING if kind == TRACKING_KIND else INBOUND):
+        return [f"an ESP anymail has no {kind} webhook for ({esp!r})"]
     needs = []
     if not _setting("webhook_secret"):
         needs.append("ANYMAIL_WEBHOOK_SECRET")
@@ -87,36 +110,48 @@ def missing(esp: str) -> list:
     return needs
 
 
-def guarded(esp: str, view):
+def guarded(esp: str, view, kind: str = TRACKING_KIND):
     """anymail's view, answered only when secured, and a 400 for a body it cannot read."""
+    handling = HANDLING[kind]
 
     @csrf_exempt
     def webhook(request, *args, **kwargs):
-        if esp not in tracking_esps():
-            return HttpResponseBadRequest(f"No tracking webhook for {esp} here.")
-        needs = missing(esp)
+        if esp not in answered(kind):
+            return HttpResponseBadRequest(f"No {kind} webhook for {esp} here.")
+        needs = missing(esp, kind)
         if needs:
-            log.warning("%s tracking webhook refused: it needs %s", esp, ", ".join(needs))
-            return HttpResponseBadRequest(f"The {esp} tracking webhook is not configured.")
-        recording = tracking.RECORDING.set(False)
+            log.warning("%s %s webhook refused: it needs %s", esp, kind, ", ".join(needs))
+            return HttpResponseBadRequest(
+                f"The {esp} {kind} webhook is not configured: it needs {', '.join(needs)}."
+            )
+        started = handling.set(False)
         try:
             return view(request, *args, **kwargs)
         except AnymailWebhookValidationFailure:
             raise  # a 400 from Django, logged as a suspicious request
         except Exception as error:
-            if tracking.RECORDING.get():
+            if handling.get():
                 raise  # storing a real event failed: a 500, and the ESP tries again
-            log.warning("%s tracking webhook: unreadable body (%s)", esp, type(error).__name__)
+            log.warning("%s %s webhook: unreadable body (%s)", esp, kind, type(error).__name__)
             return HttpResponseBadRequest("Malformed webhook body.")
         finally:
-            tracking.RECORDING.reset(recording)
+            handling.reset(started)
 
     return webhook
 
 
+def _route(pattern, view):
+    """anymail's route with our view (Mailgun's inbound one is a regex: inbound_mime too)."""
+    route = pattern.pattern
+    if isinstance(route, RegexPattern):
+        return re_path(str(route), view, name=pattern.name)
+    return path(str(route), view, name=pattern.name)
+
+
 app_name = "anymail"  # anymail's own URL names, for anyone who reverses them
 urlpatterns = [
-    path(str(pattern.pattern), guarded(esp, pattern.callback), name=pattern.name)
-    for esp, patterns in TRACKING.items()
+    _route(pattern, guarded(esp, pattern.callback, kind))
+    for kind, by_esp in ((TRACKING_KIND, TRACKING), (INBOUND_KIND, INBOUND))
+    for esp, patterns in by_esp.items()
     for pattern in patterns
 ]

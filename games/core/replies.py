@@ -1,0 +1,223 @@
+"""Replies by email: a seat's emails say ``Reply-To: play+<key>@INBOUND_DOMAIN``,
+and what a player writes above the quoted email is posted to the table talk in
+the seat's name, by the same rules as the page (games.core.talk.post).
+
+The defences, in order: an unknown key is recorded and nothing more; a message
+seen before (by Message-ID) does nothing twice; automated mail (auto-replies,
+bounces, lists) is recorded and never answered, so that no mail loop can start;
+a reply from an address that is not the seat's is held, and its sender told
+(unless the organizer allows the seat replies from anyone). Every answer that
+says "not used" is paced: one an hour per seat at most. Whatever the bytes, this
+never raises on bad input: each message leaves one InboundMessage row (a
+duplicate none), and only a valid reply changes anything else.
+
+Pure decisions (``reply_keys``, ``automated_reason``, ``_new_text``...) take
+plain values, so they are tested without anymail (games.mail.inbound adapts its
+messages to ``Received``).
+"""
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.utils import parseaddr
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.core import notifications, talk
+from games.core.game_writes import ServiceError
+from games.models import InboundMessage, Seat
+from games.words import i18n
+
+log = logging.getLogger(__name__)
+
+REPLY_KEY = re.compile(r"play\+([a-z0-9]{8,32})@", re.IGNORECASE)
+# At most one "your reply was not used" an hour per seat (to it or to a stranger).
+REFUSAL_PACE = timedelta(hours=1)
+MAX_STORED_TEXT = 4000  # characters of a reply's new text kept for operators
+MAX_MESSAGE_ID = 255
+AUTOMATED_PRECEDENCE = {"bulk", "junk", "list"}
+# Headers whose mere presence marks automated mail.
+AUTOMATED_HEADERS = ("x-autoreply", "x-autorespond", "list-id", "list-unsubscribe")
+# An optional prefix that says "this is talk" (the commands, later, need none).
+SAY_PREFIX = re.compile(r"^\s*(say|di)\s*:\s*", re.IGNORECASE)
+
+Outcome = InboundMessage.Outcome
+
+
+@dataclass(frozen=True)
+class Received:
+    """An inbound email as this module reads it. ``envelope_sender``: the SMTP
+    return path as the ESP gives it (None when it gives none, "" for ``<>``)."""
+
+    esp: str = ""
+    message_id: str = ""
+    recipients: tuple = ()
+    from_header: str = ""
+    headers: tuple = ()  # (name, value) pairs, as received
+    envelope_sender: str | None = None
+    date: str = ""
+    text: str = ""
+
+
+def reply_keys(recipients) -> list:
+    """The reply keys of the ``play+<key>@`` addresses among the recipients, lowercased."""
+    keys = []
+    for recipient in recipients:
+        for found in REPLY_KEY.findall(str(recipient or "")):
+            if found.lower() not in keys:
+                keys.append(found.lower())
+    return keys
+
+
+def automated_reason(headers, envelope_sender: str | None) -> str:
+    """Why this mail is automated ("" when a person seems to have written it)."""
+    if envelope_sender is not None and envelope_sender.strip() in ("", "<>"):
+        return "empty return path"
+    for name, value in headers:
+        name, value = str(name).strip().lower(), str(value or "").strip().lower()
+        if name == "auto-submitted" and value.split(";")[0].strip() not in ("no", ""):
+            return f"Auto-Submitted: {value[:40]}"
+        if name in AUTOMATED_HEADERS:
+            return f"{name} present"
+        if name == "precedence" and value in AUTOMATED_PRECEDENCE:
+            return f"Precedence: {value}"
+        if name == "return-path" and value in ("", "<>"):
+            return "empty return path"
+    return ""
+
+
+def dedup_id(received: Received) -> str:
+    """What makes a message the same one again: its Message-ID, or without one (or
+    with one too long to keep) a hash of its sender, date and body."""
+    message_id = _storable(received.message_id).strip()
+    if message_id and len(message_id) <= MAX_MESSAGE_ID:
+        return message_id
+    basis = "\n".join([message_id, received.from_header, received.date, received.text])
+    return "sha256:" + hashlib.sha256(basis.encode("utf-8", "replace")).hexdigest()
+
+
+# Where the quoted email starts: a quoted line, a client's "On ... wrote:" line, or
+# our own marker line.
+_QUOTE_START = re.compile(
+    r"^\s*(>|on\b.*\bwrote:\s*$|el\b.*\bescribi[oó]:\s*$"
+    r"|-+\s*original message\s*-+|-+\s*mensaje original\s*-+"
+    r"|write your reply above this line|escribe tu respuesta encima de esta l[ií]nea)",
+    re.IGNORECASE,
+)
+
+
+def _new_text(text: str) -> str:
+    """The reply's new text: what is above the quoted email. A minimal cut, until
+    the full extractor (games.words.reply_text.new_text: more clients' quote headers,
+    signatures) replaces it."""
+    lines = str(text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = []
+    for line in lines:
+        if _QUOTE_START.match(line):
+            break
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
+def talk_text(new: str) -> str:
+    """The new text as talk: without a leading "say:" ("di:")."""
+    return SAY_PREFIX.sub("", new, count=1).strip()
+
+
+def sender_allowed(seat: Seat, from_header: str) -> bool:
+    """The seat's own address, or anyone's if the organizer allows it for the seat."""
+    address = parseaddr(from_header or "")[1].strip().lower()
+    return seat.reply_from_anyone or (bool(address) and address == seat.email.strip().lower())
+
+
+def handle(received: Received, now: datetime | None = None) -> str:
+    """Do what an inbound email asks, at most once; returns its outcome. Never raises
+    on bad input (a failure of our own, like the database being down, still does,
+    so that the ESP tries again)."""
+    now = now or timezone.now()
+    message_id = dedup_id(received)
+    if InboundMessage.objects.filter(message_id=message_id).exists():
+        return Outcome.DUPLICATE
+    try:
+        with transaction.atomic():
+            return _handle(received, message_id, now)
+    except IntegrityError:
+        if InboundMessage.objects.filter(message_id=message_id).exists():
+            return Outcome.DUPLICATE  # the same message, handled meanwhile by another request
+        raise
+
+
+def _handle(received: Received, message_id: str, now: datetime) -> str:
+    keys = reply_keys(received.recipients)
+    seat = Seat.objects.select_related("game").filter(reply_key__in=keys).first()
+    sender = parseaddr(_storable(received.from_header))[1]
+    row = InboundMessage.objects.create(
+        message_id=message_id,
+        esp=_storable(received.esp)[:30],
+        received_at=now,
+        seat=seat,
+        from_address=_storable(sender)[:254],
+        outcome=Outcome.UNKNOWN_KEY,
+    )
+    if seat is None:
+        return _done(row, Outcome.UNKNOWN_KEY, f"keys: {', '.join(keys)[:250] or 'none'}")
+    automated = automated_reason(received.headers, received.envelope_sender)
+    if automated:
+        return _done(row, Outcome.IGNORED_AUTOMATED, automated)
+    if not sender_allowed(seat, received.from_header):
+        if _answerable(sender) and _may_refuse(seat, now):
+            notifications.record_reply_held(seat, sender, row.pk)
+            return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
+        return _done(row, Outcome.HELD_SENDER, "not the seat's address; not told (paced)")
+    text = talk_text(_new_text(_storable(received.text)))
+    row.text = text[:MAX_STORED_TEXT]
+    with i18n.as_seat(seat):
+        if not text:
+            reason = _("Your reply had no new text above the quoted email: nothing was posted.")
+            return _refused(row, seat, now, "nothing to read", reason)
+        try:
+            talk.post(seat, text, now)
+        except ServiceError as refusal:
+            return _refused(row, seat, now, refusal.code, str(refusal.message))
+    notifications.record_reply_answer(seat, notifications.REPLY_DONE, row.pk)
+    return _done(row, Outcome.TALK_POSTED, "")
+
+
+def _refused(row: InboundMessage, seat: Seat, now: datetime, code: str, reason: str) -> str:
+    """Nothing posted: the seat is told why, unless it was told of a refusal within the hour."""
+    told = _may_refuse(seat, now)
+    if told:
+        notifications.record_reply_answer(seat, notifications.REPLY_REFUSED, row.pk, reason)
+    return _done(row, Outcome.REFUSED, f"{code}; {'told' if told else 'not told (paced)'}")
+
+
+def _may_refuse(seat: Seat, now: datetime) -> bool:
+    """Take the seat's one "not used" answer of the hour (compare-and-set)."""
+    due = Q(reply_refused_at__isnull=True) | Q(reply_refused_at__lte=now - REFUSAL_PACE)
+    return bool(Seat.objects.filter(due, pk=seat.pk).update(reply_refused_at=now))
+
+
+def _answerable(address: str) -> bool:
+    """An address an answer may go to: a real one, and none of our own (no loop)."""
+    domain = settings.INBOUND_DOMAIN.lower()
+    address = address.lower()
+    return "@" in address and not (domain and address.endswith("@" + domain))
+
+
+def _done(row: InboundMessage, outcome: str, detail: str) -> str:
+    row.outcome, row.detail = outcome, _storable(detail)[:300]
+    row.save(update_fields=["outcome", "detail", "text"])
+    log.info("inbound %s: %s (%s)", row.pk, outcome, row.detail)
+    return outcome
+
+
+def _storable(value) -> str:
+    """Text any database keeps: no NUL, no lone surrogate."""
+    text = value if isinstance(value, str) else str(value or "")
+    return text.encode("utf-8", "replace").decode("utf-8").replace("\x00", "")

@@ -1,0 +1,83 @@
+"""anymail's inbound signal: an email to a seat's reply address, read into plain
+values and handed to games.core.replies (which decides everything).
+
+The webhook (games.mail.webhooks) answers a 400 for a body anymail cannot read; once
+the message is read, bad input (any bytes in headers or body) is recorded by the
+core, never raised; only a failure of our own (the database) is a 500, so that the
+ESP sends the message again.
+"""
+
+import contextvars
+import logging
+
+from anymail.signals import inbound
+from django.dispatch import receiver
+from django.utils.html import strip_tags
+
+from games.core import replies
+
+log = logging.getLogger(__name__)
+
+# Set once the message is read and being handled (games.mail.webhooks: a 500 after).
+HANDLING = contextvars.ContextVar("inbound_handling", default=False)
+# The headers that may carry a reply address, besides To and Cc.
+RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+
+@receiver(inbound)
+def on_inbound(sender, event, esp_name: str, **kwargs) -> None:
+    received = read(event.message, esp_name)
+    HANDLING.set(True)
+    replies.handle(received)
+
+
+def read(message, esp: str) -> replies.Received:
+    """The message as games.core.replies reads it; whatever cannot be read is left empty."""
+    headers = tuple(_headers(message))
+    recipients = [value for name, value in headers if name.title() in RECIPIENT_HEADERS]
+    envelope = _safe(lambda: message.envelope_recipient)
+    return replies.Received(
+        esp=esp,
+        message_id=_header(headers, "Message-ID"),
+        recipients=tuple(recipients + ([envelope] if envelope else [])),
+        from_header=_header(headers, "From"),
+        headers=headers,
+        envelope_sender=_safe(lambda: message.envelope_sender),
+        date=_header(headers, "Date"),
+        text=_body(message),
+    )
+
+
+def _headers(message):
+    """(name, value) pairs as strings; a value that cannot be decoded is kept raw."""
+    try:
+        raw_items = list(message.raw_items())
+    except Exception:
+        return
+    for name, raw in raw_items:
+        try:
+            value = str(message.policy.header_fetch_parse(name, raw))
+        except Exception:
+            value = str(raw)
+        yield str(name), value
+
+
+def _header(headers, name: str) -> str:
+    wanted = name.lower()
+    return next((value for key, value in headers if key.lower() == wanted), "")
+
+
+def _body(message) -> str:
+    text = _safe(lambda: message.text)
+    if text:
+        return str(text)
+    html = _safe(lambda: message.html)
+    return strip_tags(str(html)) if html else ""
+
+
+def _safe(read_it):
+    try:
+        return read_it()
+    except Exception as error:  # a part that cannot be decoded: read as absent
+        log.info("inbound: unreadable part (%s)", type(error).__name__)
+        return None
