@@ -390,7 +390,7 @@ def record_reply_answer(seat: Seat, kind: str, inbound_id: int, reason: str = ""
 def record_reply_held(seat: Seat, to: str, inbound_id: int) -> list:
     """Tell whoever replied for ``seat`` from another address that nothing was done."""
     key = f"g{seat.game_id}:held:s{seat.index}:{inbound_id}"
-    return _record_alert(seat.game, key, REPLY_HELD, to, seat=_as_owed(seat), to=to)
+    return _record_alert(seat.game, key, REPLY_HELD, to, seat=_as_owed(seat), sender=to)
 
 
 def record_paused_itself(stopped: list) -> list:

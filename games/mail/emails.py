@@ -474,7 +474,7 @@ def render_alert(game: Game, kind: str, params: dict, key: str) -> dict:
     if kind == notifications.IDLE_ALERT:
         return render_idle_alert(game, key)
     if kind == notifications.REPLY_HELD:
-        return render_reply_held(game, seat, params["to"], key)
+        return render_reply_held(game, seat, params["sender"], key)
     raise ValueError(f"no alert of kind {kind!r}")
 
 
