@@ -21,6 +21,7 @@ from games.models import (
     DeliveryEvent,
     Game,
     GameEvent,
+    InboundMessage,
     OutboxEmail,
     RecordOpening,
     Seat,
@@ -44,7 +45,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     form = SeatForm
     extra = 0
-    fields = ("number", "name", "email", "timezone", "language")
+    fields = ("number", "name", "email", "timezone", "language", "reply_from_anyone")
     # A new person at a seat goes through "Replace a player", which revokes the old links.
     readonly_fields = ("number", "name", "email")
     can_delete = False
@@ -424,6 +425,18 @@ class RecordOpeningAdmin(RecordAdmin):
 
 def _preformatted(text: str) -> str:
     return format_html('<pre class="record-text">{}</pre>', text)
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(OwnFiltersOnly, ReadOnlyAdmin):
+    """The emails received at the seats' reply addresses, and what became of each:
+    read-only. The reply's text is not shown: one that was not posted stays private."""
+
+    list_display = ("received_at", "esp", "outcome", "from_address", "seat", "detail")
+    list_filter = ("outcome", "esp")
+    search_fields = ("from_address", "message_id")
+    fields = ("message_id", *list_display)
+    readonly_fields = fields
 
 
 @admin.register(DeliveryEvent)

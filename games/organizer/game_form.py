@@ -32,8 +32,11 @@ class SeatForm(forms.ModelForm):
 
     class Meta:
         model = Seat
-        fields = ("timezone", "language")
-        labels = {"timezone": "Time zone"}
+        fields = ("timezone", "language", "reply_from_anyone")
+        labels = {"timezone": "Time zone", "reply_from_anyone": "Replies from any address"}
+        help_texts = {
+            "reply_from_anyone": "Take this seat's replies by email from another address too."
+        }
 
     def clean_timezone(self):
         return check_zone(self.cleaned_data["timezone"])
