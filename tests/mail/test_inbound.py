@@ -22,6 +22,7 @@ from games.mail import settings_checks
 from games.models import InboundMessage, Seat, TalkMessage
 from tests.support.fixtures_pages import start_game
 from tests.support.mailplay import deliver_pending, inbox
+from tests.web.test_talk import FUZZ as TALK_FUZZ
 
 pytestmark = pytest.mark.django_db
 
@@ -241,14 +242,7 @@ def test_the_checks_refuse_an_unsecured_inbound_esp_with_debug_off(settings):
     assert settings_checks.inbound_webhooks_are_secured(None) == []
 
 
-FUZZ = hypothesis.settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[
-        hypothesis.HealthCheck.function_scoped_fixture,
-        hypothesis.HealthCheck.too_slow,
-    ],
-)
+FUZZ = hypothesis.settings(TALK_FUZZ, max_examples=40)
 
 
 @FUZZ

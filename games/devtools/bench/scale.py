@@ -7,7 +7,7 @@ import secrets
 from django.db import transaction
 
 from games.core import game_setup
-from games.models import Game, GameEvent, OutboxEmail, Seat
+from games.models import Game, GameEvent, OutboxEmail, Seat, new_reply_key
 
 PREFIX = "bench "  # every game the benchmark makes; removed at its end
 NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
@@ -36,7 +36,9 @@ def copy_live_games(template: Game, count: int, batch: int = 1000) -> None:
                 for i in range(min(batch, count - start))
             )  # fmt: skip
             Seat.objects.bulk_create(
-                Seat(**{**seat, "id": None, "game_id": game.pk}) for game in games for seat in seats
+                Seat(**{**seat, "id": None, "game_id": game.pk, "reply_key": new_reply_key()})
+                for game in games
+                for seat in seats
             )
             GameEvent.objects.bulk_create(
                 GameEvent(**{**event, "id": None, "game_id": game.pk})
