@@ -168,10 +168,12 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
     if seat is None:
         return _done(row, Outcome.UNKNOWN_KEY, f"keys: {', '.join(keys)[:250] or 'none'}")
     automated = automated_reason(received.headers, received.envelope_sender)
+    if not automated and not _answerable(sender):
+        automated = "from our own address"  # our own email come back: never answered
     if automated:
         return _done(row, Outcome.IGNORED_AUTOMATED, automated)
     if not sender_allowed(seat, received.from_header):
-        if _answerable(sender) and _may_refuse(seat, now):
+        if "@" in sender and _may_refuse(seat, now):
             notifications.record_reply_held(seat, sender, row.pk)
             return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
         return _done(row, Outcome.HELD_SENDER, "not the seat's address; not told (paced)")
@@ -204,10 +206,13 @@ def _may_refuse(seat: Seat, now: datetime) -> bool:
 
 
 def _answerable(address: str) -> bool:
-    """An address an answer may go to: a real one, and none of our own (no loop)."""
+    """Not one of our own addresses (the reply domain, the site's sender): mail
+    from ours is our own come back, and answering it could start a loop. (An empty
+    or odd From passes here: the seat's address check holds it, untold.)"""
+    address = address.strip().lower()
     domain = settings.INBOUND_DOMAIN.lower()
-    address = address.lower()
-    return "@" in address and not (domain and address.endswith("@" + domain))
+    ours = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower()
+    return not address or not ((domain and address.endswith("@" + domain)) or address == ours)
 
 
 def _done(row: InboundMessage, outcome: str, detail: str) -> str:

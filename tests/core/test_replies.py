@@ -139,6 +139,15 @@ def test_automated_mail_is_ignored_and_never_answered(game, automated):
     assert not TalkMessage.objects.exists() and not answers().exists()
 
 
+@pytest.mark.parametrize("sender", ["play+abc@in.example.org", "sheriff@localhost"])
+def test_mail_from_our_own_addresses_is_never_answered(game, settings, sender):
+    settings.DEFAULT_FROM_EMAIL = "Sheriff <sheriff@localhost>"
+    bob = seat(game)
+    Seat.objects.filter(pk=bob.pk).update(reply_from_anyone=True)
+    assert replies.handle(reply(bob, sender=sender)) == Outcome.IGNORED_AUTOMATED
+    assert not TalkMessage.objects.exists() and not answers().exists()
+
+
 def test_auto_submitted_no_is_a_person(game):
     bob = seat(game)
     received = reply(bob, headers=(("Auto-Submitted", "no"), ("Precedence", "normal")))

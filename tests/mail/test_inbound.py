@@ -277,3 +277,26 @@ def test_any_bytes_in_body_and_headers_give_no_500(game, settings, body, header,
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code in (400, 403)
+
+
+def test_a_raw_mime_reply_in_spanish_through_mailgun(game):
+    seat = ben(game)
+    raw = (
+        f"From: {seat.name} <{seat.email.upper()}>\r\n"
+        f"To: Sheriff <play+{seat.reply_key}@{DOMAIN}>\r\n"
+        "Subject: Re: Te toca\r\n"
+        "Message-ID: <es-1@mail.example>\r\n"
+        "Date: Thu, 26 Nov 2026 10:00:00 +0100\r\n"
+        "MIME-Version: 1.0\r\n"
+        'Content-Type: text/plain; charset="utf-8"\r\n'
+        "Content-Transfer-Encoding: quoted-printable\r\n"
+        "\r\n"
+        "di: =C2=A1Te ofrezco 3 de oro, Carol!\r\n"
+        "\r\n"
+        "El jue, 26 nov 2026 a las 9:00, Sheriff <sheriff@example.org> escribi=C3=B3:\r\n"
+        "> Te toca\r\n"
+    )
+    fields = mailgun_fields(seat, "")
+    fields["body-mime"] = raw
+    assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code == 200
+    assert talk_of(game) == [(1, "¡Te ofrezco 3 de oro, Carol!")]
