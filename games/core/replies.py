@@ -176,7 +176,8 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
         if "@" in sender and _may_refuse(seat, now):
             notifications.record_reply_held(seat, sender, row.pk)
             return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
-        return _done(row, Outcome.HELD_SENDER, "not the seat's address; not told (paced)")
+        why = "paced" if "@" in sender else "no address to tell"
+        return _done(row, Outcome.HELD_SENDER, f"not the seat's address; not told ({why})")
     text = talk_text(_new_text(_storable(received.text)))
     row.text = text[:MAX_STORED_TEXT]
     with i18n.as_seat(seat):
