@@ -211,9 +211,11 @@ class Seat(models.Model):
     # from another address than the seat's is taken (the organizer's choice).
     reply_key = models.CharField(max_length=32, unique=True, default=new_reply_key, editable=False)
     reply_from_anyone = models.BooleanField(default=False)
-    # When an answer last told the seat (or a stranger writing for it) that a reply was
-    # not used: at most one such answer an hour, so that no mail loop can start.
+    # When an answer last told the seat that its reply was not used, and when one last
+    # told a stranger writing for it: at most one of each an hour, so that no mail loop
+    # can start (and a stranger's replies cannot silence the seat's own answers).
     reply_refused_at = models.DateTimeField(null=True, blank=True, editable=False)
+    reply_held_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The first event this seat's emails have not told it about yet ("what just happened").
     notified_seq = models.PositiveIntegerField(default=0, editable=False)
     missed_in_a_row = models.PositiveSmallIntegerField(default=0, editable=False)

@@ -7,9 +7,10 @@ seen before (by Message-ID) does nothing twice; automated mail (auto-replies,
 bounces, lists) is recorded and never answered, so that no mail loop can start;
 a reply from an address that is not the seat's is held, and its sender told
 (unless the organizer allows the seat replies from anyone). Every answer that
-says "not used" is paced: one an hour per seat at most. Whatever the bytes, this
-never raises on bad input: each message leaves one InboundMessage row (a
-duplicate none), and only a valid reply changes anything else.
+says "not used" is paced: one an hour per seat at most, to it and to strangers
+apart. Whatever the bytes, this never raises on bad input: each message leaves
+one InboundMessage row (a duplicate none), and only a valid reply changes
+anything else.
 
 Pure decisions (``reply_keys``, ``automated_reason``, ``_new_text``...) take
 plain values, so they are tested without anymail (games.mail.inbound adapts its
@@ -173,7 +174,7 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
     if automated:
         return _done(row, Outcome.IGNORED_AUTOMATED, automated)
     if not sender_allowed(seat, received.from_header):
-        if "@" in sender and _may_refuse(seat, now):
+        if "@" in sender and _may_answer(seat, now, "reply_held_at"):
             notifications.record_reply_held(seat, sender, row.pk)
             return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
         why = "paced" if "@" in sender else "no address to tell"
@@ -194,16 +195,17 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
 
 def _refused(row: InboundMessage, seat: Seat, now: datetime, code: str, reason: str) -> str:
     """Nothing posted: the seat is told why, unless it was told of a refusal within the hour."""
-    told = _may_refuse(seat, now)
+    told = _may_answer(seat, now, "reply_refused_at")
     if told:
         notifications.record_reply_answer(seat, notifications.REPLY_REFUSED, row.pk, reason)
     return _done(row, Outcome.REFUSED, f"{code}; {'told' if told else 'not told (paced)'}")
 
 
-def _may_refuse(seat: Seat, now: datetime) -> bool:
-    """Take the seat's one "not used" answer of the hour (compare-and-set)."""
-    due = Q(reply_refused_at__isnull=True) | Q(reply_refused_at__lte=now - REFUSAL_PACE)
-    return bool(Seat.objects.filter(due, pk=seat.pk).update(reply_refused_at=now))
+def _may_answer(seat: Seat, now: datetime, last: str) -> bool:
+    """Take the hour's one "not used" answer of a kind (the seat's timestamp field
+    ``last``), compare-and-set."""
+    due = Q(**{f"{last}__isnull": True}) | Q(**{f"{last}__lte": now - REFUSAL_PACE})
+    return bool(Seat.objects.filter(due, pk=seat.pk).update(**{last: now}))
 
 
 def _answerable(address: str) -> bool:

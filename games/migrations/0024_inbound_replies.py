@@ -41,6 +41,11 @@ class Migration(migrations.Migration):
             name="reply_refused_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
+        migrations.AddField(
+            model_name="seat",
+            name="reply_held_at",
+            field=models.DateTimeField(blank=True, editable=False, null=True),
+        ),
         migrations.CreateModel(
             name="InboundMessage",
             fields=[

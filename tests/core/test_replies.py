@@ -169,6 +169,14 @@ def test_another_sender_is_held_and_told_once_an_hour(game):
     assert answers(notifications.REPLY_HELD).count() == 2
 
 
+def test_a_stranger_does_not_silence_the_seats_own_answers(game):
+    Game.objects.filter(pk=game.pk).update(talk=Game.Talk.OFF)
+    bob = seat(game)
+    assert replies.handle(reply(bob, sender="eve@evil.example")) == Outcome.HELD_SENDER
+    assert replies.handle(reply(bob, message_id="<m2@x>")) == Outcome.REFUSED
+    assert answers(notifications.REPLY_REFUSED).count() == 1
+
+
 def test_the_organizer_may_allow_replies_from_anyone_for_a_seat(game):
     bob = seat(game)
     Seat.objects.filter(pk=bob.pk).update(reply_from_anyone=True)
