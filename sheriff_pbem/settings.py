@@ -266,6 +266,8 @@ DEV_MAILBOX = env_bool("DEV_MAILBOX", DEBUG)  # the /dev/mail/ pages
 # one of an anymail EMAIL_BACKEND: e.g. "mailgun" when sending through its SMTP relay.
 # Each needs ANYMAIL_WEBHOOK_SECRET and the ESP's signing key (games/mail/webhooks.py).
 TRACKING_ESPS = env_list("TRACKING_ESPS")
+# Replies to a seat's emails are read when this is set: they go to play+<key>@INBOUND_DOMAIN.
+INBOUND_DOMAIN = os.environ.get("INBOUND_DOMAIN", "")
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)

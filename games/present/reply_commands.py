@@ -37,7 +37,10 @@ def plain(text: str) -> str:
     """Lower case, no accents, one space between words, no closing punctuation:
     "Registra a Álvaro." -> "registra a alvaro"."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # Accents go, and so do format characters (a name's bidi isolates, copied along).
+    bare = "".join(
+        c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
+    )
     return " ".join(bare.split()).strip(" .!¡?¿,;:")
 
 
@@ -244,3 +247,21 @@ def listed(view: dict, names: list) -> list:
             lines.append(words % {"name": names[bag]})
     lines += [accept_words(offer) for offer in _acceptable(view)]
     return lines
+
+
+HAND_MOVES = ("set_aside", "load_bag")
+
+
+def for_email(view: dict, names: list) -> dict | None:
+    """What an email that asks for a move says a reply may do: the commands, the
+    hand numbered if they name cards, and whether a decision by reply is final.
+    None when the seat has nothing to reply."""
+    lines = listed(view, names)
+    if not lines:
+        return None
+    kinds = {move["type"] for move in view["my_moves"]["moves"]}
+    return {
+        "lines": lines,
+        "hand": numbered_hand(view) if kinds & set(HAND_MOVES) else "",
+        "final": bool(kinds & {"pass_bag", "inspect_bag"}),
+    }
