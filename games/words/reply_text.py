@@ -86,13 +86,17 @@ def _marker_key(text: str) -> str:
 
 
 _MARKER_KEYS = frozenset(_marker_key(marker) for marker in REPLY_MARKERS.values())
+_MARKER_WORDS = re.compile(r"reply|respuesta", re.IGNORECASE)
 
 
 def _cut_at_marker(lines: list[str]) -> int:
     """Where the reply ends if it quotes our marker: at the quote header just
     above the marker, or at the marker itself; else at its end."""
+    # A wrapped marker breaks between words, so one of its lines holds a key word:
+    # looking for those first keeps a long reply fast.
+    named = [len(line) <= _MAX_HEADER and _MARKER_WORDS.search(line) for line in lines]
     for index, line in enumerate(lines):
-        if len(line) > _MAX_HEADER or not line.strip():
+        if not (named[index] or (index + 1 < len(lines) and named[index + 1])):
             continue
         here = _unquoted(line)
         if index + 1 < len(lines) and len(lines[index + 1]) <= _MAX_HEADER:
@@ -111,9 +115,9 @@ def _header_above(lines: list[str], marker: int) -> int:
     while end > 0 and not _unquoted(lines[end - 1]):
         end -= 1  # blank lines and bare ">" between header and marker
     for start in (end - 2, end - 1):
-        if start >= 0 and all(_unquoted(line) for line in lines[start:end]):
-            if _is_attribution(" ".join(_unquoted(line) for line in lines[start:end])):
-                return start
+        header = [_unquoted(line) for line in lines[max(start, 0) : end]]
+        if start >= 0 and all(header) and _is_attribution(" ".join(header)):
+            return start
     last = _unquoted(lines[end - 1]) if end > 0 else ""
     if last.endswith(":") and _ADDRESS_OR_TIME.search(last):
         # Another language's header; Gmail wraps a long one inside the address: "<".
@@ -153,7 +157,7 @@ def _is_separator(text: str) -> bool:
 
 
 def _is_outlook_block(lines: list[str], index: int) -> bool:
-    """"From: …" followed within three lines by "Sent: …" or "Date: …" (the
+    """ "From: …" followed within three lines by "Sent: …" or "Date: …" (the
     HTML made text can bold them: "*From:*")."""
     if not _FROM_FIELD.match(lines[index].replace("*", "")):
         return False
@@ -255,6 +259,4 @@ def html_to_text(markup: str) -> str:
     except (AssertionError, ValueError):  # HTMLParser gives up on some broken markup
         pass
     lines = "".join(parser.parts).split("\n")
-    return "\n".join(line.strip(" ") for line in lines)
-
-
+    return "\n".join(line.strip(" ") for line in lines).strip()
