@@ -53,15 +53,34 @@ _SPACES = str.maketrans(
 def new_text(text: str, html: str | None = None) -> str:
     """The text a person wrote in a reply: the plain-text part if it has any,
     else the HTML part made text; without the quoted email, the client's quote
-    header and signature. Line breaks are kept; the result is stripped."""
+    header and signature. Line breaks are kept; the result is stripped.
+    Written above the quote as most clients have it, or else under and among
+    the quoted lines, as old hands of play-by-email do."""
     if not (text or "").strip() and html:
         text = html_to_text(html)
     lines = normalize(text or "").split("\n")
+    return _tidy(_above_the_quote(lines)) or _tidy(_below_the_quote(lines))
+
+
+def _above_the_quote(lines: list[str]) -> list[str]:
     lines = lines[: _cut_at_marker(lines)]
-    lines = lines[: _first_quote_or_signature(lines)]
+    return lines[: _first_quote_or_signature(lines)]
+
+
+def _below_the_quote(lines: list[str]) -> list[str]:
+    """The person's lines among and under the ">" quoted ones, up to a signature.
+    Not for Outlook, which quotes without ">": under its header is our email."""
+    start = next((index for index, line in enumerate(lines) if _is_quoted(line)), len(lines))
+    if any(_is_outlook_block(lines, index) for index in range(len(lines))):
+        return []
+    own = [line for line in lines[start:] if not _is_quoted(line)]
+    return own[: _first_quote_or_signature(own)]
+
+
+def _tidy(lines: list[str]) -> str:
     kept = [line for line in lines if not _is_quoted(line)]
-    while kept and (not kept[-1].strip() or not kept[-1].strip(_DECORATION)):
-        kept.pop()  # Outlook's "____" rule above its header, blank lines
+    while kept and not kept[-1].strip(_DECORATION):
+        kept.pop()  # blank lines, Outlook's "____" rule above its header
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 

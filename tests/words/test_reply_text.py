@@ -159,6 +159,20 @@ def test_quoted_lines_are_dropped_and_the_persons_lines_between_them_kept():
     )
 
 
+def test_a_reply_under_the_quote_is_read_when_nothing_is_above_it():
+    assert new_text(f"On 24/11/2026 18:02, S wrote:\n{QUOTE}\n\npass Bob\n-- \nAlice") == "pass Bob"
+    assert new_text(f"{QUOTE}\ninspect Carol\n> more quote\nsay: hi") == "inspect Carol\nsay: hi"
+
+
+def test_the_text_above_the_quote_wins_over_the_text_under_it():
+    assert new_text(f"pass Bob\n\nOn 24/11/2026 18:02, S wrote:\n{QUOTE}\nstray") == "pass Bob"
+
+
+def test_under_outlooks_header_block_is_our_email_never_the_persons_text():
+    body = "From: S\nSent: Tuesday, November 24, 2026\n\n> a client's quote\nYour hand: 1 apples"
+    assert new_text(body) == ""
+
+
 # --- signatures -------------------------------------------------------------------------
 
 
