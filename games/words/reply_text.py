@@ -5,8 +5,10 @@ so a reply is cut there first, with the quote header the person's client wrote
 just above it. Without the marker (deleted, or a client that quotes nothing of
 ours), the reply is cut at the first quote header of Gmail, Outlook, Apple Mail
 or Thunderbird, in English or Spanish, or at a signature. The common libraries
-for this know English headers only ("escribió:", "De: … Enviado:" pass through),
-hence this small reader: tests/words/reply_corpus holds the replies it must read.
+for this (talon, email-reply-parser, mail-parser-reply) miss most Spanish headers
+("escribió:", "De: … Enviado:") and read no HTML or a little, hence this small
+reader. tests/words/reply_corpus holds the replies it must read; its report
+(tests/words/reply_corpus_report.py) gives the pass rates, the libraries' too.
 
 Pure Python on purpose: it runs on any bytes a stranger mails us, so every pattern
 is anchored to one line (or two, for a wrapped header) and the work is linear.
@@ -176,8 +178,8 @@ def _is_separator(text: str) -> bool:
 
 
 def _is_outlook_block(lines: list[str], index: int) -> bool:
-    """ "From: …" followed within three lines by "Sent: …" or "Date: …" (the
-    HTML made text can bold them: "*From:*")."""
+    """ "From: …" followed within three lines by "Sent: …" or "Date: …" (a plain
+    part made from HTML can have them bold: "*From:*")."""
     if not _FROM_FIELD.match(lines[index].replace("*", "")):
         return False
     return any(_DATE_FIELD.match(line.replace("*", "")) for line in lines[index + 1 : index + 4])
@@ -204,7 +206,6 @@ _QUOTE_STARTS = frozenset(
         "yahoo_quoted",
     }
 )
-_VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "wbr", "col", "area", "base"})
 
 
 class _TextOfHtml(HTMLParser):
@@ -223,7 +224,7 @@ class _TextOfHtml(HTMLParser):
         if self.done:
             return
         if self.skipping:
-            if tag == self.skipping and tag not in _VOID:
+            if tag == self.skipping:
                 self.depth += 1
             return
         names = " ".join(f"{value or ''}" for key, value in attrs if key in ("class", "id"))
