@@ -119,29 +119,31 @@ def report(
     """One line per client and per language: passed/total, and the failures."""
     reader = READERS[reader_name]
     same = (lambda a, b: tidy(a) == b) if blank_lines else (lambda a, b: loose(a) == loose(b))
-    by_client: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-    by_language: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    tables: dict[str, dict[str, list[int]]] = {
+        title: collections.defaultdict(lambda: [0, 0])
+        for title in ("client and language", "format", "language")
+    }
     failures = []
     for case in cases(folder):
         try:
             passed = same(run(case, reader), case.expected)
-        except Exception as error:  # a library that crashes fails the case
-            passed, case = False, dataclasses.replace(case, note=f"raised {error!r}")
-        for table, key in (
-            (by_client, case.client),
-            (by_client, f"({case.format})"),
-            (by_language, case.language),
+        except Exception:  # a library that crashes fails the case
+            passed = False
+        for title, key in (
+            ("client and language", f"{case.client} {case.language}"),
+            ("format", case.format),
+            ("language", case.language),
         ):
-            table[key][0] += passed
-            table[key][1] += 1
+            tables[title][key][0] += passed
+            tables[title][key][1] += 1
         if not passed:
             failures.append(case.name)
-    total = sum(n for n, _ in by_language.values()), sum(t for _, t in by_language.values())
+    passed, total = (sum(column) for column in zip(*tables["format"].values(), strict=True))
     rule = "" if blank_lines else " (blank lines ignored)"
-    lines = [f"{reader_name}: {total[0]}/{total[1]} cases{rule}"]
-    for title, table in (("client", by_client), ("language", by_language)):
+    lines = [f"{reader_name}: {passed}/{total} cases{rule}"]
+    for title, table in tables.items():
         lines.append(f"  by {title}:")
-        lines += [f"    {key:<18} {n:>3}/{t:<3}" for key, (n, t) in sorted(table.items())]
+        lines += [f"    {key:<20} {n:>3}/{t:<3}" for key, (n, t) in sorted(table.items())]
     if failures:
         lines.append("  failed: " + ", ".join(failures))
     return "\n".join(lines)
