@@ -291,7 +291,7 @@ def test_any_text_gives_a_cleanup_of_its_own_lines(text):
     assert result == result.strip()
     own_lines = {line.strip() for line in normalize(text).split("\n")}
     assert {line.strip() for line in result.split("\n")} <= own_lines | {""}
-    assert new_text(result) == result or "--" in result or ">" in result or ":" in result
+    assert new_text(result) == result  # nothing left to cut
 
 
 @hypothesis.settings(max_examples=200, deadline=None)
@@ -325,7 +325,7 @@ def test_any_text_gives_a_cleanup_of_its_own_lines(text):
 )
 def test_any_html_gives_text_without_an_error(markup):
     result = new_text("", markup)
-    assert "<blockquote>" not in result or "<" in markup
+    assert new_text(result) == result  # plain text, nothing left to cut
 
 
 MEGABYTE = 1_000_000
