@@ -12,7 +12,8 @@ apart. Whatever the bytes, this never raises on bad input: each message leaves
 one InboundMessage row (a duplicate none), and only a valid reply changes
 anything else.
 
-Pure decisions (``reply_keys``, ``automated_reason``, ``_new_text``...) take
+The new text is cut from the quoted email by games.words.reply_text. Pure
+decisions (``reply_keys``, ``automated_reason``, ``talk_text``...) take
 plain values, so they are tested without anymail (games.mail.inbound adapts its
 messages to ``Received``).
 """
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 from games.core import notifications, talk
 from games.core.game_writes import ServiceError
 from games.models import InboundMessage, Seat
-from games.words import i18n
+from games.words import i18n, reply_text
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class Received:
     envelope_sender: str | None = None
     date: str = ""
     text: str = ""
+    html: str = ""  # read only when the text part is empty
 
 
 def reply_keys(recipients) -> list:
@@ -101,29 +103,6 @@ def dedup_id(received: Received) -> str:
         return message_id
     basis = "\n".join([message_id, received.from_header, received.date, received.text])
     return "sha256:" + hashlib.sha256(basis.encode("utf-8", "replace")).hexdigest()
-
-
-# Where the quoted email starts: a quoted line, a client's "On ... wrote:" line, or
-# our own marker line.
-_QUOTE_START = re.compile(
-    r"^\s*(>|on\b.*\bwrote:\s*$|el\b.*\bescribi[oó]:\s*$"
-    r"|-+\s*original message\s*-+|-+\s*mensaje original\s*-+"
-    r"|write your reply above this line|escribe tu respuesta encima de esta l[ií]nea)",
-    re.IGNORECASE,
-)
-
-
-def _new_text(text: str) -> str:
-    """The reply's new text: what is above the quoted email. A minimal cut, until
-    the full extractor (games.words.reply_text.new_text: more clients' quote headers,
-    signatures) replaces it."""
-    lines = str(text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept = []
-    for line in lines:
-        if _QUOTE_START.match(line):
-            break
-        kept.append(line)
-    return "\n".join(kept).strip()
 
 
 def talk_text(new: str) -> str:
@@ -179,7 +158,7 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
             return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
         why = "paced" if "@" in sender else "no address to tell"
         return _done(row, Outcome.HELD_SENDER, f"not the seat's address; not told ({why})")
-    text = talk_text(_new_text(_storable(received.text)))
+    text = talk_text(reply_text.new_text(_storable(received.text), _storable(received.html)))
     row.text = text[:MAX_STORED_TEXT]
     with i18n.as_seat(seat):
         if not text:

@@ -18,7 +18,7 @@ from games import engine
 from games.core import deadlines, links, notifications, selectors, sign_in
 from games.mail import threads
 from games.models import Game, Seat
-from games.present import cards, clock, game_log, presenters, seat_table
+from games.present import cards, clock, game_log, presenters, reply_commands, seat_table
 from games.present import talk as talk_lines
 from games.words import i18n, user_text
 from games.words.narrate import outcome_lines
@@ -160,7 +160,10 @@ def render(
         "talk": talk,
         # An answer to the seat's reply by email: why it was not used ("" otherwise).
         "reply_note": (params or {}).get("reason", "") if kind in REPLY_KINDS else "",
+        # Replies are read (an inbound domain is set): the marker they are cut at, and
+        # what a reply may do now, for an email that asks for a move.
         "replies_read": bool(settings.INBOUND_DOMAIN),
+        "replies": _replies(view, seats) if settings.INBOUND_DOMAIN and not halted else None,
     }
     stream = threads.stream(kind, phase["my_turn"] and not halted)
     # The round's end closes the news of that round; anything else is of the round in play.
@@ -193,6 +196,12 @@ def talk_preheader(talk: dict) -> str:
     if len(said) > PREHEADER_TALK:
         said = said[: PREHEADER_TALK - 1].rstrip() + "…"
     return _("%(name)s: %(text)s") % {"name": user_text.isolate(first["author"]), "text": said}
+
+
+def _replies(view: dict, seats: list) -> dict | None:
+    if not presenters.is_my_turn(view):
+        return None
+    return reply_commands.for_email(view, [s.name for s in seats])
 
 
 def preheader(kind: str, headline: str, phase: dict, deadline, outcome) -> str:

@@ -12,7 +12,6 @@ import logging
 
 from anymail.signals import inbound
 from django.dispatch import receiver
-from django.utils.html import strip_tags
 
 from games.core import replies
 
@@ -44,7 +43,8 @@ def read(message, esp: str) -> replies.Received:
         headers=headers,
         envelope_sender=_safe(lambda: message.envelope_sender),
         date=_header(headers, "Date"),
-        text=_body(message),
+        text=str(_safe(lambda: message.text) or ""),
+        html=str(_safe(lambda: message.html) or ""),
     )
 
 
@@ -65,14 +65,6 @@ def _headers(message):
 def _header(headers, name: str) -> str:
     wanted = name.lower()
     return next((value for key, value in headers if key.lower() == wanted), "")
-
-
-def _body(message) -> str:
-    text = _safe(lambda: message.text)
-    if text:
-        return str(text)
-    html = _safe(lambda: message.html)
-    return strip_tags(str(html)) if html else ""
 
 
 def _safe(read_it):

@@ -94,7 +94,7 @@ def build_message(email: OutboxEmail) -> EmailMultiAlternatives:
 CLAIMED = (
     *("status", "sending_at", "attempts", "uncertain", "in_doubt", "rendered_at"),
     *("rendered_version", "to", "subject", "text", "html", "headers", "attachments"),
-    "params",  # a seat's email: the newest line of talk it tells
+    "params",  # a seat's email: the newest line of talk it tells, the phase it tells of
 )
 
 
@@ -111,7 +111,9 @@ def render(email: OutboxEmail, now) -> None:
             message = emails.render(
                 game, seat, game.engine_state(), email.kind, email.key, email.params
             )
-        email.params = {**email.params, TALK_TOLD: message["talk_told"]}
+        # What it told, and the phase it asked about (a reply's move is judged by it).
+        told = {TALK_TOLD: message["talk_told"], PHASE_SINCE: game.phase_since}
+        email.params = {**email.params, **told}
     for field in ("to", "subject", "text", "html", "headers", "attachments"):
         if field in message:  # an alert has no attachments
             setattr(email, field, message[field])
@@ -195,8 +197,11 @@ def _claim(pk: int, now) -> OutboxEmail | str:
     return email
 
 
-# A seat's email's params: the newest line of table talk it told (0: none).
+# A seat's email's params: the newest line of table talk it told (0: none), and the
+# phase it was written in (its ``phase_since``: a move by reply to it is judged stale
+# once the game is in another phase, as a page's is).
 TALK_TOLD = "talk_told"
+PHASE_SINCE = "phase_since"
 
 # What an offer email is about: offers made, changed, closed or turned into deals.
 OFFER_EVENTS = frozenset(

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.core import controls, notifications, replies
 from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
+from games.words import reply_text
 from tests.support.fixtures_pages import start_game
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +76,7 @@ def test_a_reply_posts_its_new_text_to_the_table_and_the_seat_is_told(game):
     ],
 )
 def test_the_new_text_is_what_is_above_the_quote(text, new):
-    assert replies.talk_text(replies._new_text(text)) == new
+    assert replies.talk_text(reply_text.new_text(text)) == new
 
 
 def test_the_reply_key_is_found_among_any_recipient_whatever_its_case(game):

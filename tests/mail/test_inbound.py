@@ -126,7 +126,10 @@ def talk_of(game) -> list:
 
 def test_a_postmark_reply_posts_talk_and_the_seat_gets_its_own_view(game):
     seat = ben(game)
-    text = "Carol, I'll pay 3 gold to see Dave's bag.\n\nOn Thu, Sheriff wrote:\n> Your move"
+    text = (
+        "Carol, I'll pay 3 gold to see Dave's bag.\n\n"
+        "On Thu, 26 Nov 2026 at 10:00, Sheriff <s@x.org> wrote:\n> Your move"
+    )
     assert postmark(postmark_payload(seat, text)).status_code == 200
     assert talk_of(game) == [(1, "Carol, I'll pay 3 gold to see Dave's bag.")]
     deliver_pending()
