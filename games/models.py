@@ -595,6 +595,7 @@ class InboundMessage(models.Model):
 
     class Outcome(models.TextChoices):
         TALK_POSTED = "talk_posted", "Posted to the talk"
+        MOVE_MADE = "move_made", "A move made"
         REFUSED = "refused", "Refused"
         HELD_SENDER = "held_sender", "Held: not the seat's address"
         IGNORED_AUTOMATED = "ignored_automated", "Ignored: automated mail"

@@ -61,6 +61,10 @@ TALK = "talk"  # table talk since the reader's last email (gathered, as offers a
 # Answers to a seat's reply by email (games.core.replies): its text is on the table,
 # or why it was not used; REPLY_HELD to a stranger who replied for a seat.
 REPLY_DONE, REPLY_REFUSED, REPLY_HELD = "reply_done", "reply_refused", "reply_held"
+REPLY_MOVED = "reply_moved"  # a move by reply was made
+# A seat's email's params: the phase it was written in (its ``phase_since``, written by
+# the outbox when it renders the email): a move by reply to it is judged by it.
+PHASE_SINCE = "phase_since"
 # Emails about no game in play: their params hold what they tell.
 PERSON_EMAILS = (SIGN_IN, INVITATION, TABLE_FULL, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
@@ -380,7 +384,8 @@ def record_replaced(game: Game, seat: Seat) -> list:
 
 
 def record_reply_answer(seat: Seat, kind: str, inbound_id: int, reason: str = "") -> list:
-    """Answer a seat's reply by email (REPLY_DONE or REPLY_REFUSED, with why): the
+    """Answer a seat's reply by email (REPLY_DONE, REPLY_MOVED with what was done, or
+    REPLY_REFUSED with why): the
     seat's own email, with its private view, once per reply received."""
     email = _owed_email(seat.game, seat, kind, f"reply{inbound_id}")
     email.params = {"reason": reason} if reason else {}

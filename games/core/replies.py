@@ -31,9 +31,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.core import notifications, talk
+from games.core import moves, notifications, talk
 from games.core.game_writes import ServiceError
-from games.models import InboundMessage, Seat
+from games.models import InboundMessage, OutboxEmail, Seat
 from games.words import i18n, reply_text
 
 log = logging.getLogger(__name__)
@@ -116,24 +116,35 @@ def sender_allowed(seat: Seat, from_header: str) -> bool:
     return seat.reply_from_anyone or (bool(address) and address == seat.email.strip().lower())
 
 
-def handle(received: Received, now: datetime | None = None) -> str:
+@dataclass(frozen=True)
+class ReplyMove:
+    """A move a reply's first line asks for: the engine command, and what the seat
+    is told once it is made."""
+
+    command: dict
+    done: str
+
+
+def handle(received: Received, now: datetime | None = None, read_move=None) -> str:
     """Do what an inbound email asks, at most once; returns its outcome. Never raises
     on bad input (a failure of our own, like the database being down, still does,
-    so that the ESP tries again)."""
+    so that the ESP tries again). ``read_move(seat, text)``: the ReplyMove the new
+    text asks for, None if it is talk, ServiceError if it cannot be one (the
+    layer that reads commands passes it; without it every reply is talk)."""
     now = now or timezone.now()
     message_id = dedup_id(received)
     if InboundMessage.objects.filter(message_id=message_id).exists():
         return Outcome.DUPLICATE
     try:
         with transaction.atomic():
-            return _handle(received, message_id, now)
+            return _handle(received, message_id, now, read_move)
     except IntegrityError:
         if InboundMessage.objects.filter(message_id=message_id).exists():
             return Outcome.DUPLICATE  # the same message, handled meanwhile by another request
         raise
 
 
-def _handle(received: Received, message_id: str, now: datetime) -> str:
+def _handle(received: Received, message_id: str, now: datetime, read_move) -> str:
     keys = reply_keys(received.recipients)
     seat = Seat.objects.select_related("game").filter(reply_key__in=keys).first()
     sender = parseaddr(_storable(received.from_header))[1]
@@ -158,9 +169,16 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
             return _done(row, Outcome.HELD_SENDER, "not the seat's address; sender told")
         why = "paced" if "@" in sender else "no address to tell"
         return _done(row, Outcome.HELD_SENDER, f"not the seat's address; not told ({why})")
-    text = talk_text(reply_text.new_text(_storable(received.text), _storable(received.html)))
-    row.text = text[:MAX_STORED_TEXT]
+    new = reply_text.new_text(_storable(received.text), _storable(received.html))
+    text = talk_text(new)
+    row.text = new[:MAX_STORED_TEXT]
     with i18n.as_seat(seat):
+        try:
+            move = read_move(seat, new) if read_move is not None and new else None
+        except ServiceError as refusal:
+            return _refused(row, seat, now, refusal.code, str(refusal.message))
+        if move is not None:
+            return _move(row, seat, move, received, now)
         if not text:
             reason = _("Your reply had no new text above the quoted email: nothing was posted.")
             return _refused(row, seat, now, "nothing to read", reason)
@@ -170,6 +188,53 @@ def _handle(received: Received, message_id: str, now: datetime) -> str:
             return _refused(row, seat, now, refusal.code, str(refusal.message))
     notifications.record_reply_answer(seat, notifications.REPLY_DONE, row.pk)
     return _done(row, Outcome.TALK_POSTED, "")
+
+
+def _move(row: InboundMessage, seat: Seat, move: ReplyMove, received: Received, now) -> str:
+    """A move by reply, the page's way: judged against the phase of the email it
+    answers (a reply to an email of an earlier phase is stale, as an old page is)."""
+    answered = answered_email(seat, received.headers)
+    if answered is None or notifications.PHASE_SINCE not in answered.params:
+        reason = _(
+            "A move by reply must answer one of this game's emails to you: reply to the "
+            "latest one. Nothing was done."
+        )
+        return _refused(row, seat, now, "no_email_answered", reason)
+    since = answered.params[notifications.PHASE_SINCE]
+    key = f"reply:{row.message_id}"[:120]
+    outcome = moves.submit(seat, move.command, version=since, key=key, now=now)
+    if not outcome.accepted:
+        reason = outcome.message
+        if outcome.code == "stale_page":
+            reason = _(
+                "The game moved on since the email you answered: nothing was done. "
+                "Here is the table as it is now."
+            )
+        return _refused(row, seat, now, outcome.code, reason)
+    notifications.record_reply_answer(seat, notifications.REPLY_MOVED, row.pk, move.done)
+    return _done(row, Outcome.MOVE_MADE, move.command["type"])
+
+
+# Our emails' Message-IDs: <thread token.g<game>.s<seat>.<cause>@domain> (games.mail.threads).
+_OUR_ID = re.compile(r"<([^<>@\s]+)@[^<>\s]*>")
+
+
+def answered_email(seat: Seat, headers) -> OutboxEmail | None:
+    """The seat's email a reply answers, from its In-Reply-To and References (the
+    newest of ours they name); None if they name none of this seat's."""
+    keys = []
+    for name, value in headers:
+        if str(name).strip().lower() not in ("in-reply-to", "references"):
+            continue
+        for local in _OUR_ID.findall(str(value or "")):
+            token, _dot, rest = local.partition(".")
+            parts = rest.split(".", 2)
+            if token == seat.game.thread_token and len(parts) == 3:
+                keys.append(":".join(parts))
+    if not keys:
+        return None
+    sent = OutboxEmail.objects.filter(seat=seat, key__in=keys[:50])
+    return sent.order_by("-pk").first()
 
 
 def _refused(row: InboundMessage, seat: Seat, now: datetime, code: str, reason: str) -> str:

@@ -47,6 +47,7 @@ HEADLINES = {
     "digest": gettext_lazy("Your daily summary"),
     "talk": gettext_lazy("New table talk"),
     "reply_done": gettext_lazy("Your message is on the table"),
+    "reply_moved": gettext_lazy("Your move by reply is made"),
     "reply_refused": gettext_lazy("Your reply was not used"),
 }
 # A talk email to a reader who gets one only for the lines that concern them.
@@ -181,7 +182,7 @@ def render(
 
 
 # Answers to a seat's reply by email (games.core.replies).
-REPLY_KINDS = (notifications.REPLY_DONE, notifications.REPLY_REFUSED)
+REPLY_KINDS = (notifications.REPLY_DONE, notifications.REPLY_MOVED, notifications.REPLY_REFUSED)
 # Emails that carry no deadline.ics: the last one, talk (it asks nothing), and the
 # answers to a reply.
 NO_CALENDAR = ("game_over", notifications.TALK, *REPLY_KINDS)

@@ -14,6 +14,7 @@ from anymail.signals import inbound
 from django.dispatch import receiver
 
 from games.core import replies
+from games.mail import reply_moves
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
 def on_inbound(sender, event, esp_name: str, **kwargs) -> None:
     received = read(event.message, esp_name)
     HANDLING.set(True)
-    replies.handle(received)
+    replies.handle(received, read_move=reply_moves.read_move)
 
 
 def read(message, esp: str) -> replies.Received:

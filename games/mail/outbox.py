@@ -198,10 +198,10 @@ def _claim(pk: int, now) -> OutboxEmail | str:
 
 
 # A seat's email's params: the newest line of table talk it told (0: none), and the
-# phase it was written in (its ``phase_since``: a move by reply to it is judged stale
-# once the game is in another phase, as a page's is).
+# phase it was written in (notifications.PHASE_SINCE: a move by reply to it is judged
+# stale once the game is in another phase, as a page's is).
 TALK_TOLD = "talk_told"
-PHASE_SINCE = "phase_since"
+PHASE_SINCE = notifications.PHASE_SINCE
 
 # What an offer email is about: offers made, changed, closed or turned into deals.
 OFFER_EVENTS = frozenset(

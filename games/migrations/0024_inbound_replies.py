@@ -64,6 +64,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         choices=[
                             ("talk_posted", "Posted to the talk"),
+                            ("move_made", "A move made"),
                             ("refused", "Refused"),
                             ("held_sender", "Held: not the seat's address"),
                             ("ignored_automated", "Ignored: automated mail"),

@@ -1,0 +1,194 @@
+"""Moves by reply (games.mail.reply_moves through games.core.replies): a reply's
+first line, answering one of the seat's emails, is made the page's way and judged
+by that email's phase; a stale, wrong or unanchored one is refused with why and
+changes nothing; anything else is talk. And a whole four-player game played by
+replies alone, each seat replying with a command its email listed."""
+
+import itertools
+import random
+
+import pytest
+
+from games import engine
+from games.core import replies, timers
+from games.mail import reply_moves
+from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
+from games.present import reply_commands
+from tests.support.fixtures_pages import fresh, start_game
+from tests.support.mailplay import deliver_pending
+
+pytestmark = pytest.mark.django_db
+
+Outcome = InboundMessage.Outcome
+IDS = itertools.count(1)
+
+
+@pytest.fixture
+def game(settings):
+    settings.INBOUND_DOMAIN = "in.example.org"
+    game = start_game()
+    deliver_pending()  # each seat's first emails are sent
+    return game
+
+
+def seat(game, index: int) -> Seat:
+    return Seat.objects.get(game=game, index=index)
+
+
+def latest_email(to: Seat) -> OutboxEmail:
+    return OutboxEmail.objects.filter(seat=to, status="sent").order_by("-pk").first()
+
+
+def reply(to: Seat, text: str, answering: OutboxEmail | None = None) -> str:
+    """``to``'s reply to ``answering`` (its latest email, by default), quoting it."""
+    answering = answering or latest_email(to)
+    headers = [("From", to.email)]
+    if answering is not None:
+        ours = answering.headers["Message-ID"]
+        headers += [
+            ("In-Reply-To", ours),
+            ("References", f"{answering.headers['References']} {ours}"),
+        ]
+    quoted = "\n".join(f"> {line}" for line in (answering.text if answering else "").splitlines())
+    received = replies.Received(
+        esp="postmark",
+        message_id=f"<reply{next(IDS)}@mail.example>",
+        recipients=(f"play+{to.reply_key}@in.example.org",),
+        from_header=to.email,
+        headers=tuple(headers),
+        envelope_sender=to.email,
+        text=f"{text}\n\nOn Mon, 23 Nov 2026 at 18:00, Sheriff wrote:\n{quoted}",
+    )
+    return replies.handle(received, read_move=reply_moves.read_move)
+
+
+def answer_to(to: Seat) -> OutboxEmail:
+    return OutboxEmail.objects.filter(seat=to, kind__startswith="reply_").order_by("-pk").first()
+
+
+def test_a_reply_makes_the_move_its_first_line_asks_and_says_so(game):
+    ben = seat(game, 1)
+    hand = engine.view_for(fresh(game).engine_state(), 1)["me"]["hand"]
+    assert reply(ben, "set aside 1 2\nthanks!") == Outcome.MOVE_MADE
+    pending = fresh(game).engine_state().phase.pending[1]
+    assert set(pending) == {hand[0]["id"], hand[1]["id"]}
+    told = answer_to(ben)
+    assert told.kind == "reply_moved" and told.params["reason"] == "Your market choice is recorded."
+    assert not TalkMessage.objects.exists()  # a command is not talk
+
+
+def test_a_reply_to_an_email_of_an_earlier_phase_is_stale(game):
+    ben = seat(game, 1)
+    old = latest_email(ben)
+    timers.advance(game.pk, force=True)  # the market ends without Ben's reply
+    version = fresh(game).version
+    assert reply(ben, "keep", answering=old) == Outcome.REFUSED
+    assert fresh(game).version == version
+    assert "The game moved on since the email you answered" in answer_to(ben).params["reason"]
+
+
+def test_a_move_needs_the_email_it_answers(game):
+    ben = seat(game, 1)
+    received = replies.Received(
+        esp="postmark",
+        message_id="<fresh@mail.example>",
+        recipients=(f"play+{ben.reply_key}@in.example.org",),
+        from_header=ben.email,
+        headers=(("From", ben.email),),
+        envelope_sender=ben.email,
+        text="keep",
+    )
+    assert replies.handle(received, read_move=reply_moves.read_move) == Outcome.REFUSED
+    assert "must answer one of this game's emails" in answer_to(ben).params["reason"]
+
+
+def test_a_wrong_command_says_why_and_changes_nothing(game):
+    ben = seat(game, 1)
+    version = fresh(game).version
+    assert reply(ben, "set aside 1 99") == Outcome.REFUSED
+    assert fresh(game).version == version
+    assert "there is no card 99" in answer_to(ben).params["reason"]
+
+
+def test_in_spanish_the_reason_is_in_spanish(game):
+    Seat.objects.filter(game=game, index=1).update(language="es")
+    assert reply(seat(game, 1), "aparta 1 99") == Outcome.REFUSED
+    assert "no hay carta 99" in answer_to(seat(game, 1)).params["reason"]
+
+
+def test_say_and_plain_words_are_talk(game):
+    assert reply(seat(game, 1), "say: keep calm, Ann") == Outcome.TALK_POSTED
+    assert reply(seat(game, 2), "Ann, your bag looks heavy.") == Outcome.TALK_POSTED
+    assert list(TalkMessage.objects.values_list("text", flat=True).order_by("id")) == [
+        "keep calm, Ann",
+        "Ann, your bag looks heavy.",
+    ]
+
+
+def test_the_same_reply_twice_moves_once(game):
+    ben = seat(game, 1)
+    email = latest_email(ben)
+    headers = (("From", ben.email), ("In-Reply-To", email.headers["Message-ID"]))
+    received = replies.Received(
+        esp="postmark",
+        message_id="<twice@mail.example>",
+        recipients=(f"play+{ben.reply_key}@in.example.org",),
+        from_header=ben.email,
+        headers=headers,
+        envelope_sender=ben.email,
+        text="keep",
+    )
+    assert replies.handle(received, read_move=reply_moves.read_move) == Outcome.MOVE_MADE
+    version = fresh(game).version
+    assert replies.handle(received, read_move=reply_moves.read_move) == Outcome.DUPLICATE
+    assert fresh(game).version == version
+
+
+def choose(view: dict, names: list, rnd: random.Random) -> str:
+    """A reply a player could write from what their email lists: set aside or keep,
+    load the first cards declaring their first card's goods if legal, no offer,
+    pass or inspect a bag."""
+    listed = reply_commands.listed(view, names)
+    if any(line.startswith("load ") for line in listed):
+        hand = view["me"]["hand"]
+        count = rnd.randint(1, min(5, len(hand)))
+        kind = (
+            hand[0]["type"]
+            if hand[0]["type"] in ("apples", "cheese", "bread", "chicken")
+            else "cheese"
+        )
+        cards = " ".join(str(n) for n in range(1, count + 1))
+        return f"load {cards} declare {count} {kind}"
+    decisions = [line for line in listed if line.startswith(("pass ", "inspect "))]
+    if decisions:
+        return rnd.choice(decisions)
+    simple = [
+        line for line in listed if line in ("keep", "no offer") or line.startswith("set aside")
+    ]
+    return rnd.choice(simple) if simple else listed[0]
+
+
+def test_a_whole_four_player_game_played_by_replies_alone(game):
+    rnd = random.Random(7)
+    names = [s.name for s in Seat.objects.filter(game=game).order_by("index")]
+    moves_made = 0
+    for _step in range(600):
+        deliver_pending()
+        current = fresh(game)
+        if current.status != Game.Status.ACTIVE:
+            break
+        state = current.engine_state()
+        # The seats the phase waits for that a reply can move now; else a merchant
+        # whose word the Sheriff waits for in the bargaining ("no offer").
+        actions = engine.actions(state)
+        listing = {i: reply_commands.listed(engine.view_for(state, i), names) for i in actions}
+        able = [i for i, a in actions.items() if a["must_act"] and listing[i]]
+        able = able or [i for i in actions if "no offer" in listing[i]]
+        assert able, (state.phase.kind, actions)  # something always waits for a reply
+        index = able[0]
+        view = engine.view_for(state, index)
+        outcome = reply(seat(game, index), choose(view, names, rnd))
+        assert outcome == Outcome.MOVE_MADE, (outcome, answer_to(seat(game, index)).params)
+        moves_made += 1
+    assert fresh(game).status == Game.Status.FINISHED
+    assert moves_made > 50 and not TalkMessage.objects.exists()
