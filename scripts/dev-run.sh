@@ -13,6 +13,8 @@
 #   SITE_URL  base of the links in emails        (default: http://127.0.0.1:$PORT)
 #   CELERY_CONCURRENCY  email worker processes   (default: 2)
 #   DEADLINES_CONCURRENCY  deadlines worker processes (default: 1)
+#   INBOUND_DOMAIN  where replies go (default with DEBUG=1: reply.localhost; the dev
+#             mailbox answers each email with its Reply form, no ESP needed)
 #   DATABASE_URL, REDIS_URL, VAR_DIR, ...  passed through untouched (see README).
 #
 # DEBUG and SITE_URL are also written to $VAR_DIR/dev.env (scripts/dev-env.sh), where
@@ -28,6 +30,9 @@ export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
 export PYTHONUNBUFFERED=1
 export CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
 export DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"  # the sweep reads it too
+if [[ "$DEBUG" == "1" ]]; then  # replies are read, answered from the dev mailbox
+    export INBOUND_DOMAIN="${INBOUND_DOMAIN-reply.localhost}"
+fi
 export DEADLINE_WORKERS=1  # and this: one deadlines worker here (Compose runs two)
 BASE="http://127.0.0.1:${PORT}"
 export PY WEB_PORT="$PORT" # the Procfile's (honcho gives each process a PORT of its own)

@@ -1,0 +1,60 @@
+"""Replies on a phone, through the dev mailbox as a newcomer tries them with
+``make run``: a merchant's "Your move" email lists what a reply may say; he
+answers "keep" in the mailbox's Reply form, the move is made and the site's
+answer arrives; a reply in words goes to the table talk. Screenshots land in
+var/screenshots/replies-*.png."""
+
+import pytest
+
+from games.core import game_setup
+from games.models import Game, TalkMessage
+from tests.browser.chromium import Phone
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def phone(chromium, site, settings):
+    settings.INBOUND_DOMAIN = "reply.localhost"
+    tab = Phone(chromium, site, prefix="replies-")
+    yield tab
+    tab.close()
+
+
+def open_newest(phone: Phone, address: str, screen: str) -> str:
+    page = phone.page
+    page.goto(f"/dev/mail/?to={address}")
+    page.locator("ul.mails li a").first.click()
+    page.wait_for_load_state()
+    phone.check(screen)
+    return page.inner_text("main")
+
+
+def reply(phone: Phone, text: str) -> None:
+    page = phone.page
+    page.fill("#reply-text", text)
+    page.get_by_role("button", name="Reply").click()
+    page.wait_for_load_state()
+
+
+def test_a_move_and_a_word_by_reply_from_the_dev_mailbox(phone):
+    game = game_setup.create_game(
+        name="Replies",
+        players=[
+            game_setup.PlayerSpec(name, f"{name.lower()}@example.org")
+            for name in ("Ann", "Ben", "Cid")
+        ],
+        config={"edition": 2},
+    )
+    email = open_newest(phone, "ben@example.org", "ben-your-move")
+    assert "Or reply to this email with one of these, on its first line:" in email
+    assert "set aside 1 2" in email and "Reply-To: play+" in email
+
+    reply(phone, "keep")
+    answer = open_newest(phone, "ben@example.org", "ben-answer")
+    assert "Your move by reply is made" in answer and "Your market choice is recorded." in answer
+    assert Game.objects.get(pk=game.pk).engine_state().phase.pending[1] == []
+
+    reply(phone, "Ann, I kept my hand: guess why.")
+    assert "Your message is on the table" in open_newest(phone, "ben@example.org", "ben-said")
+    assert TalkMessage.objects.get().text == "Ann, I kept my hand: guess why."
