@@ -114,7 +114,8 @@ def test_each_situation_has_its_badge_and_line(client):
     winners = [s["seat"] for s in fresh(over).engine_state().phase.scores if s["winner"]]
     assert ("You won" in html) == (MERCHANT in winners)
     for game in (mine, moved, stopped, over, gone):
-        assert links.seat_path(pats_seat(game)) in html  # each seat's own signed link
+        # Each seat's own signed link (its payload: the signing second may differ).
+        assert links.seat_path(pats_seat(game)).split(":")[0] + ":" in html
     assert html.count(">Open your table<") == 5  # none for the game Pat only organizes
     assert [f.action for f in forms_of(html)] == ["/my/daily/"]
 
