@@ -41,8 +41,9 @@ def test_a_move_and_a_word_by_reply_from_the_dev_mailbox(phone):
     game = game_setup.create_game(
         name="Replies",
         players=[
-            game_setup.PlayerSpec(name, f"{name.lower()}@example.org")
-            for name in ("Ann", "Ben", "Cid")
+            game_setup.PlayerSpec("Ann", "ann@example.org"),
+            game_setup.PlayerSpec("Ben", "ben@example.org"),
+            game_setup.PlayerSpec("Cid", "cid@example.org", language="es"),
         ],
         config={"edition": 2},
     )
@@ -58,3 +59,11 @@ def test_a_move_and_a_word_by_reply_from_the_dev_mailbox(phone):
     reply(phone, "Ann, I kept my hand: guess why.")
     assert "Your message is on the table" in open_newest(phone, "ben@example.org", "ben-said")
     assert TalkMessage.objects.get().text == "Ann, I kept my hand: guess why."
+
+    # Cid reads Spanish: his email lists the Spanish words; a wrong one is explained.
+    email = open_newest(phone, "cid@example.org", "cid-your-move-es")
+    assert "O responde a este correo con una de estas, en su primera línea:" in email
+    assert "aparta 1 2" in email and "me quedo" in email
+    reply(phone, "aparta 1 9")
+    refused = open_newest(phone, "cid@example.org", "cid-refused-es")
+    assert "Tu mano tiene las cartas 1 a" in refused and "no hay carta 9" in refused
