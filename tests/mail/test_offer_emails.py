@@ -2,34 +2,16 @@
 you" after the round is over, and a demand reaches its merchant while they can
 still accept it."""
 
-from datetime import UTC, datetime, timedelta
-from unittest import mock
-
 import pytest
 
 from games.core import moves, timers
 from games.mail import outbox
 from games.models import OutboxEmail, Seat
+from tests.support.clock import T0
 from tests.support.fixtures_pages import fresh, start_game
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock():
-    class Clock:
-        now = T0
-
-        def at(self, seconds: float):
-            self.now = T0 + timedelta(seconds=seconds)
-            return self.now
-
-    clock = Clock()
-    with mock.patch("django.utils.timezone.now", lambda: clock.now):
-        yield clock
 
 
 @pytest.fixture

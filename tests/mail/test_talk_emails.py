@@ -4,8 +4,7 @@ however fast the table talks, and the "Table talk" section every seat email has:
 the reader's unread lines, never their own, a hidden one or another's private one,
 and never the same line twice."""
 
-from datetime import UTC, datetime, timedelta
-from unittest import mock
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -13,28 +12,14 @@ from django.utils import timezone
 from games.core import moves, notifications, talk, timers
 from games.mail import outbox, person_emails
 from games.models import OutboxEmail, Seat, TalkMessage
+from tests.support.clock import T0
 from tests.support.fixtures_pages import fresh, start_game
 from tests.support.mailplay import deliver_pending, html_of, preheader
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 QUIET, LONGEST = timedelta(seconds=600), timedelta(seconds=3600)
 ANN, BEN, CID, DEE = range(4)
-
-
-@pytest.fixture
-def clock():
-    class Clock:
-        now = T0
-
-        def at(self, seconds: float):
-            self.now = T0 + timedelta(seconds=seconds)
-            return self.now
-
-    clock = Clock()
-    with mock.patch("django.utils.timezone.now", lambda: clock.now):
-        yield clock
 
 
 @pytest.fixture
