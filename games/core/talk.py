@@ -10,6 +10,7 @@ system writes nothing into talk, so talk cannot reveal what a seat may not know.
 Every refusal raises ServiceError and saves nothing.
 """
 
+import re
 from datetime import datetime
 
 from django.conf import settings
@@ -32,6 +33,7 @@ MAX_LINES = 10
 MAX_REASON = 200
 PAGE = 20  # messages a page shows at a time
 REF_LENGTH = 16  # TalkMessage.ref's longest
+REF_CHARACTERS = re.compile(rf"[A-Za-z0-9_-]{{1,{REF_LENGTH}}}")  # secrets.token_urlsafe's
 LINE_BREAKS = "\r\n"
 QUOTE_KINDS = ("offer", "declaration")  # what a message may answer, as "offer-2"
 
@@ -260,9 +262,15 @@ def set_policy(game: Game, talk: str) -> None:
 def message_by_ref(seat: Seat, ref: str) -> TalkMessage | None:
     """The message ``seat`` may read whose ref is ``ref`` (any string: None if none
     is); another pair's private message is none, as one that never was."""
-    if not (isinstance(ref, str) and 0 < len(ref) <= REF_LENGTH and ref.isascii()):
+    if not is_ref(ref):
         return None
     return visible_to(seat).filter(ref=ref).first()
+
+
+def is_ref(ref) -> bool:
+    """Could ``ref`` name a message? (Anything else is looked up nowhere: a NUL byte
+    is more than some databases will compare.)"""
+    return isinstance(ref, str) and REF_CHARACTERS.fullmatch(ref) is not None
 
 
 def mark_read(seat: Seat, upto_ref: str) -> None:

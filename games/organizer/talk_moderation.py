@@ -39,7 +39,7 @@ def perform(game: Game, data, by_email: str) -> Outcome:
 
 def _hide(game, data, by_email):
     ref = data.get("message", "")
-    message = TalkMessage.objects.filter(game=game, ref=ref).first() if ref.isascii() else None
+    message = TalkMessage.objects.filter(game=game, ref=ref).first() if talk.is_ref(ref) else None
     if message is None:
         return Outcome(False, _("No such message at this table; nothing was done."), 400)
     talk.hide(message, by_email, data.get("reason", ""), timezone.now())

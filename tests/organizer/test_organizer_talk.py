@@ -111,6 +111,7 @@ def test_the_talk_setting(game, org):
         ("talk_policy", {"talk": "off\x00"}),
         ("talk_hide", {"message": "999999", "reason": "x"}),
         ("talk_hide", {"message": "\u0661", "reason": "x"}),
+        ("talk_hide", {"message": "ab\x00", "reason": "x"}),
         ("talk_hide", {"message": "FIRST", "reason": "x" * 201}),
         ("talk_hide", {"message": "FIRST", "reason": "bad\x00"}),
         ("talk_mute", {"seat": "999999"}),

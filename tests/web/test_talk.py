@@ -183,6 +183,8 @@ def test_a_report_counts_once_per_seat_and_not_for_ones_own(client, game):
         f"{path_of(seat(other_game, 2))}talk/{message.ref}/report/", follow=True
     )
     assert "no such message" in " ".join(said(elsewhere))
+    odd = client.post(f"{path_of(seat(game, 2))}talk/a%00b/report/", follow=True)
+    assert odd.status_code == 200 and "no such message" in " ".join(said(odd))
     assert TalkReport.objects.count() == 1
 
 
@@ -217,7 +219,7 @@ def test_older_messages_a_page_at_a_time(client, game, settings):
     last = re.search(r'href="\?talk_before=([\w-]+)#talk"', second).group(1)
     third = talk_html(client, game, 0, f"?talk_before={last}")
     assert "message number 0." in third and "talk_before=" not in third
-    for odd in ("abc", "9" * 40, "-1", "\u0661"):  # read as no bound at all
+    for odd in ("abc", "9" * 40, "-1", "\u0661", "%00", "a%00b"):  # read as no bound at all
         assert client.get(path_of(seat(game, 0)) + f"?talk_before={odd}").status_code == 200
 
 
