@@ -1,0 +1,41 @@
+"""The app's tables, in two modules: the games and the people around them
+(``play``), and the table talk with the replies received by email (``talk``)."""
+
+from games.models.play import (
+    REPLY_KEY_LENGTH,
+    DeliveryEvent,
+    DevMail,
+    Game,
+    GameEvent,
+    Invitation,
+    Lobby,
+    OutboxEmail,
+    Person,
+    RecordOpening,
+    Seat,
+    SignIn,
+    Submission,
+    new_reply_key,
+)
+from games.models.talk import InboundMessage, TalkMessage, TalkReport, new_talk_ref
+
+__all__ = [
+    "REPLY_KEY_LENGTH",
+    "DeliveryEvent",
+    "DevMail",
+    "Game",
+    "GameEvent",
+    "InboundMessage",
+    "Invitation",
+    "Lobby",
+    "OutboxEmail",
+    "Person",
+    "RecordOpening",
+    "Seat",
+    "SignIn",
+    "Submission",
+    "TalkMessage",
+    "TalkReport",
+    "new_reply_key",
+    "new_talk_ref",
+]
