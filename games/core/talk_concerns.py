@@ -8,9 +8,9 @@ proposer, payer, a seat that must accept it, or a merchant whose bag it decides)
 """
 
 import re
-import unicodedata
 
 from games.engine.inspection import acceptors
+from games.words import user_text
 
 
 def concerns(
@@ -45,13 +45,7 @@ def parties(state, offer: dict) -> set:
 
 def names(text: str, name: str) -> bool:
     """Does ``text`` hold ``name`` as a whole word (case and accents aside)?"""
-    wanted = _folded(name).strip()
+    wanted = user_text.folded(name).strip()
     if not wanted:
         return False
-    return re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", _folded(text)) is not None
-
-
-def _folded(text: str) -> str:
-    """Lower case, without accents: "Álvaro" and "alvaro" are the same word here."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", user_text.folded(text)) is not None

@@ -14,7 +14,6 @@ the first card), since a mail app has no tiles to tick.
 """
 
 import re
-import unicodedata
 
 from django.utils.translation import gettext as _
 
@@ -36,12 +35,7 @@ NAME = r"(?:a\s+)?(.+)"  # "deja pasar a Bob": Spanish puts "a" before a person
 def plain(text: str) -> str:
     """Lower case, no accents, one space between words, no closing punctuation:
     "Registra a Álvaro." -> "registra a alvaro"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    # Accents go, and so do format characters (a name's bidi isolates, copied along).
-    bare = "".join(
-        c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
-    )
-    return " ".join(bare.split()).strip(" .!¡?¿,;:")
+    return " ".join(user_text.folded(text).split()).strip(" .!¡?¿,;:")
 
 
 def first_line(text: str) -> str:

@@ -15,8 +15,9 @@ is anchored to one line (or two, for a wrapped header) and the work is linear.
 """
 
 import re
-import unicodedata
 from html.parser import HTMLParser
+
+from games.words.user_text import folded
 
 # The marker line, in each language our emails are written in. The emails decorate
 # it ("——— … ———"); any decoration, case, quoting or wrapping still matches.
@@ -101,9 +102,7 @@ def _is_quoted(line: str) -> bool:
 
 def _marker_key(text: str) -> str:
     """Letters and single spaces, lower case, without accents or decoration."""
-    plain = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(c for c in plain if not unicodedata.combining(c))
-    return " ".join(plain.strip(_DECORATION).split())
+    return " ".join(folded(text).strip(_DECORATION).split())
 
 
 _MARKER_KEYS = frozenset(_marker_key(marker) for marker in REPLY_MARKERS.values())
@@ -151,10 +150,10 @@ def _is_attribution(text: str) -> bool:
     "On Tuesday Bob wrote:" typed by a person stays."""
     if len(text) > _MAX_HEADER:
         return False
-    folded = text.casefold()
+    lowered = text.casefold()
     return any(
-        folded.startswith(start) and folded.endswith(ends) for start, ends in _ATTRIBUTIONS
-    ) and any(c.isdigit() for c in folded)
+        lowered.startswith(start) and lowered.endswith(ends) for start, ends in _ATTRIBUTIONS
+    ) and any(c.isdigit() for c in lowered)
 
 
 def _first_quote_or_signature(lines: list[str]) -> int:

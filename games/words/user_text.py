@@ -51,3 +51,12 @@ def _may_turn(text: str) -> bool:
 def names(raw) -> list:
     """Players' names, ready to print in any sentence."""
     return [isolate(name) for name in raw]
+
+
+def folded(text: str) -> str:
+    """Lower case, without accents or format characters (bidi isolates, zero-width
+    joiners): "Álvaro" and "alvaro" read as one word, as people type them."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(
+        c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Cf"
+    )
