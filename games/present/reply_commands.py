@@ -4,10 +4,12 @@ send; and the commands an email that asks for a move lists, with the seat's own
 choices spelled out ("pass Bob", "load 2 4 declare 2 apples").
 
 A reply's first line is its command, if it reads as one (``read``); anything else
-is talk. The command goes the page's way from there: ``moves.form_fields`` writes
-it as the page's form fields, which the move's own parser reads, and the engine
-decides whether it is allowed now. A pass or an inspection by reply is final: the
-words are the confirmation the page asks for, and the email says so.
+is talk. The command is the one the page's form would send (the tests write each
+as the form's fields and read it back with the move's own parser), and it goes
+the page's way from there: the engine decides whether it is allowed now. A pass
+or an inspection by reply is final: the words are the confirmation the page asks
+for, and the email says so. Bargaining (offers, demands, their revisions) is read
+by games.present.reply_offers; both read words through games.present.reply_words.
 
 Cards are named by their number in the seat's hand as its email lists it (1 is
 the first card), since a mail app has no tiles to tick.
@@ -17,85 +19,73 @@ import re
 
 from django.utils.translation import gettext as _
 
+from games.present import reply_offers
 from games.present.move_fields import FormError
-from games.words import goods_names, user_text
+from games.present.reply_words import (
+    declared_goods,
+    first_line,
+    goods_kind,
+    hand_cards,
+    pile_index,
+    plain,
+    seat_named,
+)
+from games.words import goods_names
 
-# The legal goods a declaration may name, in both languages, singular and plural.
-GOODS_WORDS = {
-    "apples": ("apple", "apples", "manzana", "manzanas"),
-    "cheese": ("cheese", "cheeses", "queso", "quesos"),
-    "bread": ("bread", "breads", "loaf", "loaves", "pan", "panes"),
-    "chicken": ("chicken", "chickens", "gallina", "gallinas", "pollo", "pollos"),
-}
-GOLD_WORDS = r"(?:gold|coins?|oro|monedas?(?: de oro)?)"
 NUMBERS = r"((?:\s+\d{1,3})+)"
-NAME = r"(?:a\s+)?(.+)"  # "deja pasar a Bob": Spanish puts "a" before a person
+NAME = r"(?:a\s+)?(.+?)"  # "deja pasar a Bob": Spanish puts "a" before a person
+PILE = r"(?:\s+(?:to|onto|on|a la|en la)\s+(?:pile|pila)\s+(\d))?"  # 1st edition: which pile
+# 1st edition: "take 2 from pile 1", once or for each pile, after the cards set aside.
+TAKE = (
+    r"\s+(?:take|draw|tomo|toma|robo|roba)\s+(\d)\s+"
+    r"(?:from|de)\s+(?:the\s+|la\s+)?(?:pile|pila)\s+(\d)"
+)
+TAKEN = re.compile(TAKE)
 
 
-def plain(text: str) -> str:
-    """Lower case, no accents, one space between words, no closing punctuation:
-    "Registra a Álvaro." -> "registra a alvaro"."""
-    return " ".join(user_text.folded(text).split()).strip(" .!¡?¿,;:")
-
-
-def first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return line
-    return ""
-
-
-def _seat_named(said: str, view: dict, names: list) -> int:
-    """The seat whose name is ``said`` (any case, accents ignored); FormError if
-    none, or several, are."""
-    wanted = plain(said)
-    found = [seat for seat, name in enumerate(names) if plain(name) == wanted]
-    if not found:  # a first name alone, if only one seat starts so
-        found = [s for s, name in enumerate(names) if plain(name).split()[:1] == wanted.split()]
-    if len(found) != 1:
-        raise FormError(
-            _("“%(said)s” is not the name of one player at this table.")
-            % {"said": user_text.isolate(said.strip()[:60])}
-        )
-    return found[0]
-
-
-def _hand_cards(view: dict, numbers: str) -> list:
-    """The card ids of ``numbers`` ("1 3"), by their place in the hand (from 1)."""
-    hand = view["me"]["hand"]
-    chosen = [int(n) for n in numbers.split()]
-    wrong = [n for n in chosen if not 1 <= n <= len(hand)]
-    if wrong:
-        raise FormError(
-            _("Your hand has cards 1 to %(last)s; there is no card %(number)s.")
-            % {"last": len(hand), "number": wrong[0]}
-        )
-    if len(set(chosen)) != len(chosen):
-        raise FormError(_("The same card is chosen twice."))
-    return [hand[n - 1]["id"] for n in chosen]
-
-
-def _goods(word: str) -> str:
-    for name, words in GOODS_WORDS.items():
-        if word in words:
-            return name
-    raise FormError(
-        _("Declare Apples, Cheese, Bread or Chickens: “%(said)s” is none of them.")
-        % {"said": word[:30]}
-    )
+def _moves(view: dict) -> dict:
+    return {move["type"]: move for move in view.get("my_moves", {}).get("moves", [])}
 
 
 def _set_aside(view, names, match) -> dict:
-    return {"type": "set_aside", "cards": _hand_cards(view, match.group(1) or "")}
+    """The market: in the 1st edition it is the seat's turn, with the pile that takes
+    the cards (the last one named ends on top) and the cards taken from the piles."""
+    cards = hand_cards(view, match.group(1))
+    if "market_turn" not in _moves(view):
+        if match.group(2) or match.group(3):
+            raise FormError(_("This game has one discard pile: say only the cards you set aside."))
+        return {"type": "set_aside", "cards": cards}
+    if match.group(2) is None:
+        raise FormError(
+            _("Say which discard pile takes them: “set aside %(cards)s to pile 1”.")
+            % {"cards": match.group(1).strip()}
+        )
+    draws = []
+    for taken in TAKEN.finditer(match.group(3) or ""):
+        draws += [f"discard:{pile_index(view, taken.group(2))}"] * int(taken.group(1))
+    if len(draws) > len(cards):
+        raise FormError(
+            _("You set aside %(count)s cards, so you can take at most that many from the piles.")
+            % {"count": len(cards)}
+        )
+    return {
+        "type": "market_turn",
+        "cards": cards,
+        "order": cards,
+        "pile": pile_index(view, match.group(2)),
+        "draws": draws + ["deck"] * (len(cards) - len(draws)),
+    }
 
 
 def _keep(view, names, match) -> dict:
+    if "market_turn" in _moves(view):
+        return {"type": "market_turn", "cards": [], "draws": []}
     return {"type": "set_aside", "cards": []}
 
 
 def _load(view, names, match) -> dict:
-    cards = _hand_cards(view, match.group(1))
-    count, declared = int(match.group(2)), _goods(match.group(3))
+    cards = hand_cards(view, match.group(1))
+    count, declared = int(match.group(2)), declared_goods(match.group(3))
     if count != len(cards):
         raise FormError(
             _(
@@ -111,16 +101,36 @@ def _no_offer(view, names, match) -> dict:
     return {"type": "say_no_offer"}
 
 
-def _bag_of(view, names, match) -> int:
-    return _seat_named(match.group(1), view, names)
-
-
 def _pass(view, names, match) -> dict:
-    return {"type": "pass_bag", "bag": _bag_of(view, names, match)}
+    return {"type": "pass_bag", "bag": seat_named(match.group(1), names)}
 
 
 def _inspect(view, names, match) -> dict:
-    return {"type": "inspect_bag", "bag": _bag_of(view, names, match)}
+    """1st edition: "inspect Cid to pile 2" says where confiscated goods go."""
+    command = {"type": "inspect_bag", "bag": seat_named(match.group(1), names)}
+    if match.group(2):
+        command["pile"] = pile_index(view, match.group(2))
+    return command
+
+
+def _claim(view, names, match) -> dict:
+    kind = goods_kind(match.group(1))
+    if kind not in ("pepper", "mead", "silk"):
+        raise FormError(_("Choose the Black Market pile you claim from: Pepper, Mead or Silk."))
+    return {"type": "claim_black_market", "kind": kind}
+
+
+def _no_claim(view, names, match) -> dict:
+    return {"type": "decline_black_market"}
+
+
+def _standing(on: bool):
+    def standing(view, names, match) -> dict:
+        if not view.get("config", {}).get("black_market"):
+            raise FormError(_("This game is played without the Black Market."))
+        return {"type": "set_black_market_standing", "standing": on}
+
+    return standing
 
 
 def _acceptable(view: dict) -> list:
@@ -159,24 +169,15 @@ def accept_words(offer: dict) -> str:
     }
 
 
-def _offer(view, names, match) -> dict:
-    """ "offer 4 gold": to the Sheriff, 4 gold for letting the writer's bag pass."""
-    if view.get("deputies"):
-        raise FormError(_("With Deputies, make offers on your table: say there to whom."))
-    me = view["me"]["seat"]
-    terms = {
-        "gold": int(match.group(1)),
-        "stand_goods": [],
-        "bag_goods": {},
-        "promise": "",
-        "sheriff": [{"bag": me, "action": "pass"}],
-    }
-    return {"type": "make_offer", "to": view["sheriff"], "terms": terms}
-
-
 # Each command's words (after ``plain``), tried in order.
 COMMANDS = (
-    (r"(?:set aside|put aside|aparto|aparta|apartar|descarto|descarta)" + NUMBERS, _set_aside),
+    (
+        r"(?:set aside|put aside|aparto|aparta|apartar|descarto|descarta)"
+        + NUMBERS
+        + PILE
+        + rf"((?:{TAKE})*)",
+        _set_aside,
+    ),
     (
         r"(?:keep|keep all|keep everything|nothing|me quedo|me quedo todo|me quedo todas|nada)",
         _keep,
@@ -189,12 +190,15 @@ COMMANDS = (
     ),
     (r"(?:no offer|no offers|sin oferta|ninguna oferta|no ofrezco nada|no ofrezco)", _no_offer),
     (r"(?:let pass|pass|deja pasar|dejo pasar|pasa)\s+" + NAME, _pass),
-    (r"(?:inspect|open|registra|registro|abre|abro)\s+" + NAME, _inspect),
+    (r"(?:inspect|open|registra|registro|abre|abro)\s+" + NAME + PILE, _inspect),
     (
         r"(?:accept|acepto|acepta|aceptar)\s+(?:offer\s+|oferta\s+)?#?(\d{1,4})(?:\.(\d{1,3}))?",
         _accept,
     ),
-    (r"(?:offer|ofrezco|oferta)\s+(\d{1,3})\s+" + GOLD_WORDS, _offer),
+    (r"(?:always claim|claim always|reclamo siempre|reclamar siempre)", _standing(True)),
+    (r"(?:ask me each round|ask me every round|preguntame cada ronda)", _standing(False)),
+    (r"(?:claim|reclamo|reclama|tomo|compro)\s+(?:from\s+|de\s+)?(\w+)", _claim),
+    (r"(?:no claim|no claims|sin reclamar|no reclamo|no reclamo nada)", _no_claim),
 )
 COMPILED = tuple((re.compile(rf"^{words}$"), read_it) for words, read_it in COMMANDS)
 
@@ -202,9 +206,13 @@ COMPILED = tuple((re.compile(rf"^{words}$"), read_it) for words, read_it in COMM
 def read(text: str, view: dict, names: list) -> dict | None:
     """The engine command a reply's first line asks for, or None if it asks for
     none (it is talk). FormError when it reads as a command that cannot be."""
-    line = plain(first_line(text))
+    original = first_line(text)
+    line = plain(original)
     if line.startswith(("say:", "di:")):
         return None
+    bargaining = reply_offers.read(original, view, names)
+    if bargaining is not None:
+        return bargaining
     for pattern, read_it in COMPILED:
         match = pattern.match(line)
         if match:
@@ -221,29 +229,55 @@ def numbered_hand(view: dict) -> str:
 
 def listed(view: dict, names: list) -> list:
     """What a reply may say now, with the seat's own choices: one line each."""
-    moves = {move["type"]: move for move in view.get("my_moves", {}).get("moves", [])}
+    moves = _moves(view)
     hand = len(view.get("me", {}).get("hand", []))
-    example = " ".join(str(n) for n in range(1, min(hand, 2) + 1))
+    example = " ".join(str(n) for n in range(1, min(hand, 2) + 1)) or "1"
     lines = []
     if "set_aside" in moves:
-        lines += [_("set aside %(cards)s") % {"cards": example or "1"}, _("keep")]
+        lines += [_("set aside %(cards)s") % {"cards": example}, _("keep")]
+    if "market_turn" in moves:
+        lines += _market_turn_lines(moves["market_turn"], example)
     if "load_bag" in moves:
         lines.append(
             _("load %(cards)s declare %(count)s apples")
-            % {"cards": example or "1", "count": min(hand, 2) or 1}
+            % {"cards": example, "count": min(hand, 2) or 1}
         )
     if "say_no_offer" in moves:
         lines.append(_("no offer"))
-    if "make_offer" in moves and not view.get("deputies") and view["me"]["seat"] != view["sheriff"]:
-        lines.append(_("offer %(gold)s gold") % {"gold": 4})
-    for kind, words in (("pass_bag", _("pass %(name)s")), ("inspect_bag", _("inspect %(name)s"))):
-        for bag in moves.get(kind, {}).get("bags", []):
-            lines.append(words % {"name": names[bag]})
+    two_piles = len(view.get("discard_piles", [])) > 1
+    for bag in moves.get("pass_bag", {}).get("bags", []):
+        lines.append(_("pass %(name)s") % {"name": names[bag]})
+    for bag in moves.get("inspect_bag", {}).get("bags", []):
+        words = _("inspect %(name)s to pile %(pile)s") if two_piles else _("inspect %(name)s")
+        lines.append(words % {"name": names[bag], "pile": 1})
     lines += [accept_words(offer) for offer in _acceptable(view)]
+    lines += reply_offers.listed(view, names)
+    lines += _black_market_lines(view, moves)
     return lines
 
 
-HAND_MOVES = ("set_aside", "load_bag")
+def _market_turn_lines(move: dict, example: str) -> list:
+    """1st edition: a pile for the cards set aside; a card taken from a pile if any."""
+    lines = [_("set aside %(cards)s to pile %(pile)s") % {"cards": example, "pile": 1}]
+    for pile, size in enumerate(move["discard_piles"].values(), 1):
+        if size:
+            lines.append(
+                _("set aside %(cards)s to pile %(pile)s take 1 from pile %(from)s")
+                % {"cards": example, "pile": 1, "from": pile}
+            )
+            break
+    return [*lines, _("keep")]
+
+
+def _black_market_lines(view: dict, moves: dict) -> list:
+    lines = []
+    for kind in moves.get("claim_black_market", {}).get("kinds", []):
+        lines.append(_("claim %(goods)s") % {"goods": plain(goods_names.label(kind))})
+    if "decline_black_market" in moves:
+        lines.append(_("no claim"))
+        standing = view["me"]["seat"] in view.get("black_market_standing", [])
+        lines.append(_("ask me each round") if standing else _("always claim"))
+    return lines
 
 
 def for_email(view: dict, names: list) -> dict | None:
@@ -253,9 +287,11 @@ def for_email(view: dict, names: list) -> dict | None:
     lines = listed(view, names)
     if not lines:
         return None
-    kinds = {move["type"] for move in view["my_moves"]["moves"]}
+    moves = view["my_moves"]["moves"]
+    kinds = {move["type"] for move in moves}
+    takes_cards = any("max_cards" in move for move in moves)  # set aside, load: from the hand
     return {
         "lines": lines,
-        "hand": numbered_hand(view) if kinds & set(HAND_MOVES) else "",
+        "hand": numbered_hand(view) if takes_cards else "",
         "final": bool(kinds & {"pass_bag", "inspect_bag"}),
     }

@@ -4,6 +4,7 @@ by that email's phase; a stale, wrong or unanchored one is refused with why and
 changes nothing; anything else is talk. And a whole four-player game played by
 replies alone, each seat replying with a command its email listed."""
 
+import collections
 import itertools
 import random
 
@@ -144,10 +145,11 @@ def test_the_same_reply_twice_moves_once(game):
     assert fresh(game).version == version
 
 
-def choose(view: dict, names: list, rnd: random.Random) -> str:
+def choose(view: dict, names: list, rnd: random.Random) -> str | None:
     """A reply a player could write from what their email lists: set aside or keep,
-    load the first cards declaring their first card's goods if legal, no offer,
-    pass or inspect a bag."""
+    load the first cards declaring their first card's goods if legal, sometimes an
+    offer, else no offer; pass, inspect or accept; claim from the Black Market or
+    not. None if the list has nothing that moves the game on."""
     listed = reply_commands.listed(view, names)
     if any(line.startswith("load ") for line in listed):
         hand = view["me"]["hand"]
@@ -159,36 +161,65 @@ def choose(view: dict, names: list, rnd: random.Random) -> str:
         )
         cards = " ".join(str(n) for n in range(1, count + 1))
         return f"load {cards} declare {count} {kind}"
+    accepting = [line for line in listed if line.startswith("accept ")]
+    if accepting and rnd.random() < 0.6:
+        return rnd.choice(accepting)
     decisions = [line for line in listed if line.startswith(("pass ", "inspect "))]
     if decisions:
         return rnd.choice(decisions)
+    offers = [line for line in listed if line.startswith("offer ")]
+    if offers and "no offer" in listed and rnd.random() < 0.3:
+        return rnd.choice(offers)
+    if "no offer" in listed:  # a claim can wait; the Sheriff waits for this word
+        return "no offer"
     simple = [
-        line for line in listed if line in ("keep", "no offer") or line.startswith("set aside")
+        line
+        for line in listed
+        if line in ("keep", "no claim") or line.startswith(("set aside", "claim "))
     ]
-    return rnd.choice(simple) if simple else listed[0]
+    return rnd.choice(simple) if simple else None
 
 
-def test_a_whole_four_player_game_played_by_replies_alone(game):
+@pytest.mark.parametrize(
+    "config",
+    [
+        {},
+        {"edition": 1},
+        {"black_market": True},
+        {"players": ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]},
+    ],
+    ids=["2nd", "1st", "black-market", "deputies"],
+)
+def test_a_whole_game_played_by_replies_alone(settings, config):
+    settings.INBOUND_DOMAIN = "in.example.org"
+    game = start_game(**config)
+    deliver_pending()
     rnd = random.Random(7)
     names = [s.name for s in Seat.objects.filter(game=game).order_by("index")]
-    moves_made = 0
-    for _step in range(600):
+    made = collections.Counter()
+    timeouts = 0
+    for _step in range(900):
         deliver_pending()
         current = fresh(game)
         if current.status != Game.Status.ACTIVE:
             break
         state = current.engine_state()
         # The seats the phase waits for that a reply can move now; else a merchant
-        # whose word the Sheriff waits for in the bargaining ("no offer").
+        # whose word the Sheriff waits for in the bargaining (an offer or "no offer").
         actions = engine.actions(state)
-        listing = {i: reply_commands.listed(engine.view_for(state, i), names) for i in actions}
-        able = [i for i, a in actions.items() if a["must_act"] and listing[i]]
-        able = able or [i for i in actions if "no offer" in listing[i]]
-        assert able, (state.phase.kind, actions)  # something always waits for a reply
+        chosen = {i: choose(engine.view_for(state, i), names, rnd) for i in actions}
+        able = [i for i, a in actions.items() if a["must_act"] and chosen[i]]
+        able = able or [i for i in actions if (chosen[i] or "").startswith(("no offer", "offer "))]
+        if not able:  # every merchant has spoken and an offer lapsed: the bargaining time ends
+            assert state.phase.kind == "inspection" and not state.phase.bargaining_over
+            timers.advance(game.pk, force=True)
+            timeouts += 1
+            continue
         index = able[0]
-        view = engine.view_for(state, index)
-        outcome = reply(seat(game, index), choose(view, names, rnd))
-        assert outcome == Outcome.MOVE_MADE, (outcome, answer_to(seat(game, index)).params)
-        moves_made += 1
+        outcome = reply(seat(game, index), chosen[index])
+        assert outcome == Outcome.MOVE_MADE, (chosen[index], answer_to(seat(game, index)).params)
+        made[InboundMessage.objects.latest("pk").detail] += 1
     assert fresh(game).status == Game.Status.FINISHED
-    assert moves_made > 50 and not TalkMessage.objects.exists()
+    assert sum(made.values()) > 50 and not TalkMessage.objects.exists()
+    assert made["make_offer"] and made["accept_offer"], made
+    assert timeouts <= 2, timeouts

@@ -134,7 +134,7 @@ def test_accepting_names_the_revision_the_email_showed(inspection):
         "offer": number,
         "revision": 1,
     }
-    assert reply_commands.listed(engine.view_for(state, 0), NAMES)[-1] == f"accept {number}"
+    assert f"accept {number}" in reply_commands.listed(engine.view_for(state, 0), NAMES)
     revised = do(
         state,
         "revise_offer",

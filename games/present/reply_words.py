@@ -1,0 +1,120 @@
+"""The words moves by reply are made of, shared by the commands
+(games.present.reply_commands) and the offers (games.present.reply_offers):
+a line made plain, players named, cards numbered by their place in the hand,
+goods named in English or Spanish, singular or plural, whatever the reader's
+language."""
+
+import functools
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.engine import CARD_TYPES, LEGAL_TYPES
+from games.present.move_fields import FormError
+from games.words import goods_names, user_text
+
+# Extra words for goods, besides their names on the cards (and the rulebooks' plurals).
+GOODS_SYNONYMS = {
+    "apples": ("apple",),
+    "cheese": ("cheeses", "queso"),
+    "bread": ("breads", "loaf", "loaves", "panes"),
+    "chicken": ("chicken", "chickens", "gallina", "pollo", "pollos"),
+    "pepper": ("peppers", "pimientas"),
+    "mead": ("meads", "aguamieles", "hidromiel"),
+    "silk": ("silks", "sedas"),
+    "crossbow": ("crossbows", "ballesta", "ballestas"),
+}
+# What the deputies are called as one recipient (six players).
+DEPUTIES_WORDS = ("deputies", "the deputies", "both deputies", "alguaciles", "los alguaciles")
+
+
+def plain(text: str) -> str:
+    """Lower case, no accents, one space between words, no closing punctuation:
+    "Registra a Álvaro." -> "registra a alvaro"."""
+    return " ".join(user_text.folded(text).split()).strip(" .!¡?¿,;:")
+
+
+def first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line
+    return ""
+
+
+def seat_named(said: str, names: list) -> int:
+    """The seat whose name is ``said`` (any case, accents ignored; "a Bob" as
+    Spanish says it); FormError if none, or several, are."""
+    found = seat_if_named(said, names)
+    if found is None:
+        raise FormError(
+            _("“%(said)s” is not the name of one player at this table.")
+            % {"said": user_text.isolate(said.strip()[:60])}
+        )
+    return found
+
+
+def seat_if_named(said: str, names: list) -> int | None:
+    wanted = plain(said).removeprefix("a ")
+    found = [seat for seat, name in enumerate(names) if plain(name) == wanted]
+    if not found:  # a first name alone, if only one seat starts so
+        found = [s for s, name in enumerate(names) if plain(name).split()[:1] == wanted.split()]
+    return found[0] if len(found) == 1 else None
+
+
+def hand_cards(view: dict, numbers: str) -> list:
+    """The card ids of ``numbers`` ("1 3"), by their place in the hand (from 1), in
+    the order named."""
+    hand = view["me"]["hand"]
+    chosen = [int(n) for n in numbers.split()]
+    wrong = [n for n in chosen if not 1 <= n <= len(hand)]
+    if wrong:
+        raise FormError(
+            _("Your hand has cards 1 to %(last)s; there is no card %(number)s.")
+            % {"last": len(hand), "number": wrong[0]}
+        )
+    if len(set(chosen)) != len(chosen):
+        raise FormError(_("The same card is chosen twice."))
+    return [hand[n - 1]["id"] for n in chosen]
+
+
+@functools.cache
+def goods_words() -> dict:
+    """Every word for each kind of goods, folded: its name in both languages,
+    singular and plural, and the synonyms above."""
+    words = {}
+    for kind in CARD_TYPES:
+        names = set(GOODS_SYNONYMS.get(kind, ()))
+        for language in ("en", "es"):
+            with translation.override(language):
+                names.add(str(goods_names.label(kind)))
+                for count in (1, 2):
+                    names.add(str(goods_names.counted(count, kind)).split(" ", 1)[1])
+        for name in names:
+            words[plain(name)] = kind
+    return words
+
+
+def goods_kind(said: str) -> str | None:
+    return goods_words().get(plain(said))
+
+
+def declared_goods(said: str) -> str:
+    """The legal goods a declaration names; FormError for anything else."""
+    kind = goods_kind(said)
+    if kind not in LEGAL_TYPES:
+        raise FormError(
+            _("Declare Apples, Cheese, Bread or Chickens: “%(said)s” is none of them.")
+            % {"said": user_text.isolate(said[:30])}
+        )
+    return kind
+
+
+def pile_index(view: dict, number: str) -> int:
+    """A discard pile as players number it (1 or 2), as the engine does (0 or 1)."""
+    piles = len(view.get("discard_piles", [])) or 1
+    if not 1 <= int(number) <= piles:
+        raise FormError(
+            _("There is no discard pile %(number)s: this game has %(count)s.")
+            % {"number": number, "count": piles}
+        )
+    return int(number) - 1
