@@ -9,12 +9,14 @@ ESP sends the message again.
 
 import contextvars
 import logging
+from email.utils import collapse_rfc2231_value
 
 from anymail.signals import inbound
 from django.dispatch import receiver
 
 from games.core import replies
 from games.mail import reply_moves
+from games.words.flowed_text import unflow
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +46,32 @@ def read(message, esp: str) -> replies.Received:
         headers=headers,
         envelope_sender=_safe(lambda: message.envelope_sender),
         date=_header(headers, "Date"),
-        text=str(_safe(lambda: message.text) or ""),
+        text=str(_safe(lambda: plain_text(message)) or ""),
         html=str(_safe(lambda: message.html) or ""),
     )
+
+
+def plain_text(message) -> str | None:
+    """The first text/plain part, as anymail's ``message.text`` finds it, with its
+    soft line breaks joined when the part says format=flowed (RFC 3676): a long line
+    written in Thunderbird or Apple Mail arrives as one line, not cut at 72 columns."""
+    for part in message.walk():
+        if part.get_content_type() == "text/plain" and not part.is_attachment():
+            text = part.get_content_text()
+            if text is None or _param(part, "format") != "flowed":
+                return text
+            return unflow(text, delsp=_param(part, "delsp") == "yes")
+    return None
+
+
+def _param(part, name: str) -> str:
+    """A Content-Type parameter in lower case, "" if absent or unreadable (the text
+    is then read as it came)."""
+    try:
+        value = part.get_param(name)
+        return str(collapse_rfc2231_value(value)).strip().lower() if value else ""
+    except Exception:
+        return ""
 
 
 def _headers(message):

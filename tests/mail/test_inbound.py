@@ -17,9 +17,10 @@ from django.core import mail
 from django.test import Client
 from hypothesis import strategies as st
 
+from games import engine
 from games.core import links, notifications
 from games.mail import settings_checks
-from games.models import InboundMessage, Seat, TalkMessage
+from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
 from tests.support.fixtures_pages import start_game
 from tests.support.mailplay import deliver_pending, inbox
 from tests.web.test_talk import FUZZ as TALK_FUZZ
@@ -303,3 +304,87 @@ def test_a_raw_mime_reply_in_spanish_through_mailgun(game):
     fields["body-mime"] = raw
     assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code == 200
     assert talk_of(game) == [(1, "¡Te ofrezco 3 de oro, Carol!")]
+
+
+def flowed_mime(seat, body: str, params: str, headers: str = "") -> str:
+    """A reply as Thunderbird or Apple Mail sends it: text/plain, format=flowed."""
+    return (
+        f"From: {seat.name} <{seat.email}>\r\n"
+        f"To: Sheriff <play+{seat.reply_key}@{DOMAIN}>\r\n"
+        "Subject: Re: Your move\r\n"
+        f"Message-ID: <flowed-{abs(hash(body))}@mail.example>\r\n"
+        "Date: Thu, 26 Nov 2026 10:00:00 +0100\r\n"
+        f"{headers}"
+        "MIME-Version: 1.0\r\n"
+        f"Content-Type: text/plain; charset=UTF-8; {params}\r\n"
+        "Content-Transfer-Encoding: 8bit\r\n"
+        "\r\n" + body.replace("\n", "\r\n")
+    )
+
+
+def test_a_flowed_talk_line_arrives_whole_through_mailgun(game):
+    seat = ben(game)
+    body = (
+        "Carol, I will pay you 3 gold to let my bag through, and I promise you \n"
+        "a cheese from my stand next round if you do. \n"
+        "Deal?\n"
+        "\n"
+        "On 26/11/2026 09:00, Sheriff of Nottingham wrote:\n"
+        "> Carol is the Sheriff this round. Bags are loaded until Friday at \n"
+        "> noon.\n"
+    )
+    fields = mailgun_fields(seat, "")
+    fields["body-mime"] = flowed_mime(seat, body, "format=flowed")
+    assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code == 200
+    said = (
+        "Carol, I will pay you 3 gold to let my bag through, and I promise you "
+        "a cheese from my stand next round if you do. Deal?"
+    )
+    assert talk_of(game) == [(1, said)]
+
+
+def test_a_flowed_command_is_one_move_through_mailgun(game):
+    seat = ben(game)
+    answering = OutboxEmail.objects.filter(seat=seat, status="sent").latest("pk")
+    ours = answering.headers["Message-ID"]
+    hand = engine.view_for(Game.objects.get(pk=game.pk).engine_state(), 1)["me"]["hand"]
+    fields = mailgun_fields(seat, "")
+    fields["body-mime"] = flowed_mime(
+        seat,
+        "set aside 1 \n2\n\nOn 26/11/2026 09:00, Sheriff wrote:\n> Your move\n",
+        'format="Flowed"; DelSp=No',
+        headers=f"In-Reply-To: {ours}\r\nReferences: {ours}\r\n",
+    )
+    assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code == 200
+    assert InboundMessage.objects.get().outcome == InboundMessage.Outcome.MOVE_MADE
+    pending = Game.objects.get(pk=game.pk).engine_state().phase.pending[1]
+    assert set(pending) == {hand[0]["id"], hand[1]["id"]}  # both cards: one line, not "1"
+    assert not talk_of(game)
+
+
+def test_a_flowed_reply_with_delsp_through_postmarks_raw_email(game):
+    seat = ben(game)
+    body = "¡Carol, te ofrezco 3 de oro si dejas pasar mi bol \nsa!\n-- \nBen \nde Sherwood\n"
+    payload = postmark_payload(seat, "this TextBody is not read when RawEmail is there")
+    payload["RawEmail"] = flowed_mime(seat, body, "format=flowed; delsp=yes")
+    assert postmark(payload).status_code == 200
+    assert talk_of(game) == [(1, "¡Carol, te ofrezco 3 de oro si dejas pasar mi bolsa!")]
+
+
+def test_text_not_said_to_be_flowed_keeps_its_line_ends(game):
+    seat = ben(game)
+    fields = mailgun_fields(seat, "")
+    fields["body-mime"] = flowed_mime(seat, "Hello \ntable\n", "format=fixed")
+    assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code == 200
+    assert talk_of(game) == [(1, "Hello\ntable")]
+
+
+@FUZZ
+@hypothesis.given(
+    body=st.text(max_size=300), params=st.sampled_from(["", "; delsp=yes", "; DelSp"])
+)
+def test_any_flowed_body_gives_no_500(game, settings, body, params):
+    settings.TALK_BURST = 10_000
+    fields = mailgun_fields(ben(game), "")
+    fields["body-mime"] = flowed_mime(ben(game), body, "format=flowed" + params)
+    assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code in (200, 400)
