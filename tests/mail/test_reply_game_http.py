@@ -13,13 +13,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine
+from games.core import timers
 from games.models import DevMail, Game, InboundMessage, OutboxEmail, Seat, TalkMessage
-from games.present import reply_commands
 from tests.mail.test_inbound import DOMAIN, SECRET, postmark, postmark_payload
-from tests.mail.test_reply_moves import choose
 from tests.support.fixtures_pages import forms_of, fresh, start_game
 from tests.support.mailplay import deliver_pending
+from tests.support.reply_players import next_reply
 
 pytestmark = pytest.mark.django_db
 
@@ -68,17 +67,6 @@ def reply_by_postmark(seat: Seat, mail: DevMail, text: str) -> None:
     assert postmark(payload).status_code == 200
 
 
-def next_replier(state, names: list) -> int:
-    """A seat the phase waits for that a reply can move now; else a merchant whose
-    word the Sheriff waits for in the bargaining ("no offer")."""
-    actions = engine.actions(state)
-    listing = {i: reply_commands.listed(engine.view_for(state, i), names) for i in actions}
-    able = [i for i, action in actions.items() if action["must_act"] and listing[i]]
-    able = able or [i for i in actions if "no offer" in listing[i]]
-    assert able, (state.phase.kind, actions)  # something always waits for a reply
-    return able[0]
-
-
 def answer_to(seat: Seat, row: InboundMessage) -> DevMail:
     """The site's answer to one reply, as it arrived in the seat's mailbox: it says
     the move is made, and what was done ("Your market choice is recorded.")."""
@@ -100,8 +88,12 @@ def test_a_whole_game_played_by_replies_over_http(game):
         if current.status != Game.Status.ACTIVE:
             break
         state = current.engine_state()
-        seat = seats[next_replier(state, names)]
-        text = choose(engine.view_for(state, seat.index), names, rnd)
+        chosen = next_reply(state, names, rnd)
+        if chosen is None:  # the bargaining time ends
+            timers.advance(game.pk, force=True)
+            deliver_pending()
+            continue
+        seat, text = seats[chosen[0]], chosen[1]
         mail = latest_mail(seat)
         if moves % POSTMARK_EVERY == POSTMARK_EVERY - 1:
             reply_by_postmark(seat, mail, text)

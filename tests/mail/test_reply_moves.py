@@ -14,9 +14,9 @@ from games import engine
 from games.core import replies, timers
 from games.mail import reply_moves
 from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
-from games.present import reply_commands
 from tests.support.fixtures_pages import fresh, start_game
 from tests.support.mailplay import deliver_pending
+from tests.support.reply_players import next_reply
 
 pytestmark = pytest.mark.django_db
 
@@ -145,41 +145,6 @@ def test_the_same_reply_twice_moves_once(game):
     assert fresh(game).version == version
 
 
-def choose(view: dict, names: list, rnd: random.Random) -> str | None:
-    """A reply a player could write from what their email lists: set aside or keep,
-    load the first cards declaring their first card's goods if legal, sometimes an
-    offer, else no offer; pass, inspect or accept; claim from the Black Market or
-    not. None if the list has nothing that moves the game on."""
-    listed = reply_commands.listed(view, names)
-    if any(line.startswith("load ") for line in listed):
-        hand = view["me"]["hand"]
-        count = rnd.randint(1, min(5, len(hand)))
-        kind = (
-            hand[0]["type"]
-            if hand[0]["type"] in ("apples", "cheese", "bread", "chicken")
-            else "cheese"
-        )
-        cards = " ".join(str(n) for n in range(1, count + 1))
-        return f"load {cards} declare {count} {kind}"
-    accepting = [line for line in listed if line.startswith("accept ")]
-    if accepting and rnd.random() < 0.6:
-        return rnd.choice(accepting)
-    decisions = [line for line in listed if line.startswith(("pass ", "inspect "))]
-    if decisions:
-        return rnd.choice(decisions)
-    offers = [line for line in listed if line.startswith("offer ")]
-    if offers and "no offer" in listed and rnd.random() < 0.3:
-        return rnd.choice(offers)
-    if "no offer" in listed:  # a claim can wait; the Sheriff waits for this word
-        return "no offer"
-    simple = [
-        line
-        for line in listed
-        if line in ("keep", "no claim") or line.startswith(("set aside", "claim "))
-    ]
-    return rnd.choice(simple) if simple else None
-
-
 @pytest.mark.parametrize(
     "config",
     [
@@ -204,20 +169,14 @@ def test_a_whole_game_played_by_replies_alone(settings, config):
         if current.status != Game.Status.ACTIVE:
             break
         state = current.engine_state()
-        # The seats the phase waits for that a reply can move now; else a merchant
-        # whose word the Sheriff waits for in the bargaining (an offer or "no offer").
-        actions = engine.actions(state)
-        chosen = {i: choose(engine.view_for(state, i), names, rnd) for i in actions}
-        able = [i for i, a in actions.items() if a["must_act"] and chosen[i]]
-        able = able or [i for i in actions if (chosen[i] or "").startswith(("no offer", "offer "))]
-        if not able:  # every merchant has spoken and an offer lapsed: the bargaining time ends
-            assert state.phase.kind == "inspection" and not state.phase.bargaining_over
+        chosen = next_reply(state, names, rnd)
+        if chosen is None:  # the bargaining time ends
             timers.advance(game.pk, force=True)
             timeouts += 1
             continue
-        index = able[0]
-        outcome = reply(seat(game, index), chosen[index])
-        assert outcome == Outcome.MOVE_MADE, (chosen[index], answer_to(seat(game, index)).params)
+        index, text = chosen
+        outcome = reply(seat(game, index), text)
+        assert outcome == Outcome.MOVE_MADE, (text, answer_to(seat(game, index)).params)
         made[InboundMessage.objects.latest("pk").detail] += 1
     assert fresh(game).status == Game.Status.FINISHED
     assert sum(made.values()) > 50 and not TalkMessage.objects.exists()
