@@ -18,6 +18,7 @@ the first card), since a mail app has no tiles to tick.
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.present import reply_offers
 from games.present.move_fields import FormError
@@ -293,5 +294,19 @@ def for_email(view: dict, names: list) -> dict | None:
     return {
         "lines": lines,
         "hand": numbered_hand(view) if takes_cards else "",
+        "piles": discard_piles(view) if "market_turn" in kinds else [],
         "final": bool(kinds & {"pass_bag", "inspect_bag"}),
     }
+
+
+def discard_piles(view: dict) -> list:
+    """1st edition: each discard pile from its top, the end cards are taken from
+    ("Discard pile 1, from the top: Mead, Apples"), for a market turn by reply."""
+    lines = []
+    for number, pile in enumerate(view["discard_piles"], 1):
+        cards = ", ".join(str(goods_names.label(card["type"])) for card in reversed(pile))
+        lines.append(
+            _("Discard pile %(number)s, from the top: %(cards)s")
+            % {"number": number, "cards": cards or pgettext("a pile", "empty")}
+        )
+    return lines

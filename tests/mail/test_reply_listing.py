@@ -62,3 +62,19 @@ def test_a_seat_with_no_move_gets_no_list(settings):
     game = start_game()
     sheriff = fresh(game).engine_state().sheriff  # the market waits for merchants only
     assert "Or reply to this email" not in email_of(game, sheriff, "start")["text"]
+
+
+def test_a_first_edition_market_turn_shows_the_piles_from_their_top(settings):
+    settings.INBOUND_DOMAIN = "in.example.org"
+    game = start_game(edition=1)
+    state = fresh(game).engine_state()
+    seat = state.phase.seat
+    text = email_of(game, seat)["text"]
+    assert "  set aside 1 2 to pile 1\n" in text and "take 1 from pile 1" in text
+    top = state.zones["discard:0"][-1]
+    top_name = {"apples": "Apples", "cheese": "Cheese", "bread": "Bread", "chicken": "Chickens"}
+    first = text.split("Discard pile 1, from the top: ", 1)[1].split(",")[0]
+    assert first == top_name.get(state.type_of(top), first)  # contraband names vary
+    assert "Discard pile 2, from the top: " in text
+    assert "The last card you set aside ends on top of its pile" in text
+    assert "Discard pile" not in email_of(game, (seat + 1) % 4)["text"]  # not their turn
