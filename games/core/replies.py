@@ -116,6 +116,13 @@ def sender_allowed(seat: Seat, from_header: str) -> bool:
     return seat.reply_from_anyone or (bool(address) and address == seat.email.strip().lower())
 
 
+def take_replies_from_anyone(seat: Seat, anyone: bool) -> bool:
+    """The organizer's choice for ``seat``: its replies taken from any address, or
+    from its own only. True if that changed it (a form sent twice changes nothing)."""
+    changed = Seat.objects.filter(pk=seat.pk).exclude(reply_from_anyone=anyone)
+    return bool(changed.update(reply_from_anyone=anyone))
+
+
 @dataclass(frozen=True)
 class ReplyMove:
     """A move a reply's first line asks for: the engine command, and what the seat

@@ -24,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game, Person, Seat
-from games.organizer import control_actions, labels, talk_moderation
+from games.organizer import control_actions, labels, reply_senders, talk_moderation
 from games.organizer.overview import overview
 from games.present import clock
 from games.present.page_language import browser_language, in_language
@@ -107,8 +107,11 @@ def control(request, pk: int):
         return _not_found(request)
     organizer = _organizer(request, game)
     with translation.override(organizer.language):
-        if request.POST.get("action", "") in talk_moderation.ACTIONS:
+        action = request.POST.get("action", "")
+        if action in talk_moderation.ACTIONS:
             outcome = talk_moderation.perform(game, request.POST, request.user.email)
+        elif action in reply_senders.ACTIONS:
+            outcome = reply_senders.perform(game, request.POST, request.user)
         else:
             outcome = control_actions.perform(game, request.POST, organizer.zone, clock.deadline)
     if outcome.done:
@@ -140,4 +143,5 @@ def _context(game: Game, organizer: Organizer, sent: dict) -> dict:
         "zones": clock.ZONES,
         "sent": sent,
         "talk": talk_moderation.section(game, zone),
+        "replies": reply_senders.section(game, zone),
     }
