@@ -31,7 +31,7 @@ from games.present.reply_words import (
     plain,
     seat_named,
 )
-from games.words import goods_names
+from games.words import goods_names, user_text
 
 NUMBERS = r"((?:\s+\d{1,3})+)"
 NAME = r"(?:a\s+)?(.+?)"  # "deja pasar a Bob": Spanish puts "a" before a person
@@ -190,8 +190,12 @@ COMMANDS = (
         _load,
     ),
     (r"(?:no offer|no offers|sin oferta|ninguna oferta|no ofrezco nada|no ofrezco)", _no_offer),
-    (r"(?:let pass|pass|deja pasar|dejo pasar|pasa)\s+" + NAME, _pass),
-    (r"(?:inspect|open|registra|registro|abre|abro)\s+" + NAME + PILE, _inspect),
+    (r"(?:let pass|pass|deja pasar|dejo pasar|dejar pasar|pasa)\s+" + NAME, _pass),
+    (
+        r"(?:inspect|open|registra|registro|registrar|abre|abro|abrir|inspecciona|inspecciono"
+        r"|inspeccionar)\s+" + NAME + PILE,
+        _inspect,
+    ),
     (
         r"(?:accept|acepto|acepta|aceptar)\s+(?:offer\s+|oferta\s+)?#?(\d{1,4})(?:\.(\d{1,3}))?",
         _accept,
@@ -202,6 +206,14 @@ COMMANDS = (
     (r"(?:no claim|no claims|sin reclamar|no reclamo|no reclamo nada)", _no_claim),
 )
 COMPILED = tuple((re.compile(rf"^{words}$"), read_it) for words, read_it in COMMANDS)
+# A move that names numbers (cards, offers): a line that starts so but reads as no
+# move is refused with why, never posted to the table as talk (a bag half described
+# would tell its cards). "Accept my thanks" stays talk.
+MOVE_WORDS = re.compile(
+    r"^(?:set aside|put aside|apart[aor]r?|load|carg[aor]r?|accept|acept[aor]r?|withdraw|"
+    r"retir[aor]r?|refuse|rechaz[aor]r?|revise|cambi[aor]r?|modific[aor]r?|demand|exij[oa]r?|"
+    r"offer|ofrec[e]r?|ofrezco)\s+(?:offer\s+|oferta\s+)?#?\d"
+)
 
 
 def read(text: str, view: dict, names: list) -> dict | None:
@@ -218,6 +230,14 @@ def read(text: str, view: dict, names: list) -> dict | None:
         match = pattern.match(line)
         if match:
             return read_it(view, names, match)
+    if MOVE_WORDS.match(line):
+        raise FormError(
+            _(
+                "“%(said)s” starts like a move but is not one: reply with one of the lines "
+                "your email lists. To talk to the table, start with “say:”."
+            )
+            % {"said": user_text.isolate(original.strip()[:60])}
+        )
     return None
 
 

@@ -32,7 +32,7 @@ from games.words import goods_names, user_text
 
 DEPUTIES = "deputies"  # the engine's name for both Deputies as one recipient
 
-OFFER_WORDS = r"(?:i offer|offer|te ofrezco|ofrezco|oferta)"
+OFFER_WORDS = r"(?:i offer|offer|te ofrezco|ofrezco|oferta|ofrecer|ofrece)"
 DEMAND_WORDS = r"(?:i demand|demand|exijo|te pido|pido)"
 REVISE = re.compile(
     r"^(?:revise|change|cambio|cambia|modifico|modifica)\s+(?:offer\s+|oferta\s+)?#?(\d{1,4})"
@@ -60,7 +60,8 @@ PASS = re.compile(
     r"(?:\s+(.+))?$"
 )
 INSPECT = re.compile(
-    r"^(?:inspect|open|registra|registrar|registras|abre|abrir|abres)(?:\s+(.+?))?"
+    r"^(?:inspect|open|registra|registrar|registras|abre|abrir|abres|inspeccionar|inspecciona)"
+    r"(?:\s+(.+?))?"
     r"(?:\s+(?:to|onto|on|a la|en la)\s+(?:pile|pila)\s+(\d))?$"
 )
 MYSELF = ("me", "my bag", "mine", "myself", "mi bolsa", "yo", "mi", "a mi")

@@ -253,3 +253,14 @@ def test_every_listed_line_is_a_move_the_engine_takes_from_the_seat(language):
         "inspect_bag", "accept_offer", "refuse_offer", "withdraw_offer",
         "claim_black_market", "decline_black_market", "set_black_market_standing",
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ["load 2 4 5", "Cargar 2 4 5", "accept 2 please", "aparta 1 y 2"])
+def test_a_move_half_written_is_refused_not_talk(bargaining, text):
+    with pytest.raises(FormError, match="starts like a move but is not one"):
+        read(text, start(4) if "apart" in text else bargaining, 1)
+
+
+@pytest.mark.parametrize("text", ["Accept my thanks, Ann", "load of nonsense", "Cambio de planes"])
+def test_words_that_only_start_like_a_move_are_talk(bargaining, text):
+    assert read(text, bargaining, 1) is None
