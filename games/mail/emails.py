@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
-from games.core import deadlines, links, notifications, selectors, sign_in
+from games.core import after_game, deadlines, links, notifications, selectors, sign_in
 from games.mail import threads
 from games.models import Game, Seat
-from games.present import cards, clock, game_log, presenters, reply_commands, seat_table
+from games.present import cards, clock, game_log, presenters, reply_commands, reveal, seat_table
 from games.present import talk as talk_lines
 from games.words import i18n, user_text
 from games.words.narrate import outcome_lines
@@ -152,6 +152,9 @@ def render(
         "booty": seat_table.booty(view),
         "black_market": seat_table.black_market(view, names),
         "scores": seat_table.scores(view, names) if state.is_over() else [],
+        "reveal": reveal.presented(after_game.told(game, state), names)
+        if kind == "game_over"
+        else None,
         "happened": game_log.by_round(news[:MAX_NEWS_LINES]),
         "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),
