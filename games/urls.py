@@ -12,6 +12,7 @@ urlpatterns = [
     path("sign-out/", sign_in.sign_out, name="sign-out"),
     path("my/", my_games.page, name="my-games"),
     path("my/daily/", my_games.daily, name="my-daily"),
+    path("my/history/", my_games.history_page, name="my-history"),
     path("links/", resend_links.resend_links, name="resend-links"),
     path("new/", lobbies.new_game, name="new-game"),
     path("new/pace/", lobbies.pace_preview, name="pace-preview"),

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import people
-from games.present import my_games
+from games.present import history, my_games
 from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web.seat_settings import ZONES, known_zone
 
@@ -59,6 +59,7 @@ def _page(request, form: DailyForm | None = None, status: int = 200):
         "form": form,
         "zones": ZONES,
         "daily_url": reverse("games:my-daily"),
+        "history_url": reverse("games:my-history"),
         "home_url": reverse("games:home"),
     }
     return in_language(request, "my_games.html", context, status)
@@ -71,6 +72,22 @@ def page(request):
     if not _address(request):
         return redirect_to_login(request.get_full_path(), reverse("games:sign-in"))
     return _page(request)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+@in_browser_language
+def history_page(request):
+    """The signed-in person's finished games: played, won, average score, awards."""
+    email = _address(request)
+    if not email:
+        return redirect_to_login(request.get_full_path(), reverse("games:sign-in"))
+    context = {
+        "email": email,
+        "history": history.history(email),
+        "my_games_url": reverse("games:my-games"),
+    }
+    return in_language(request, "history.html", context)
 
 
 def _address(request) -> str:
