@@ -77,20 +77,12 @@ def sternest_sheriff(story: dict, players: int) -> dict:
 
 def luckiest_liar(story: dict, players: int) -> dict:
     """The most bags that were not truthful and passed all the same."""
-    scores: dict = {}
-    for bag in story["bags"]:
-        if not bag["truthful"] and bag["outcome"] == "passed":
-            scores[bag["seat"]] = scores.get(bag["seat"], 0) + 1
-    return {seat: Score(value) for seat, value in scores.items()}
+    return _bags_counted(story, lambda bag: not bag["truthful"] and bag["outcome"] == "passed")
 
 
 def most_caught(story: dict, players: int) -> dict:
     """The most bags inspected and found not truthful."""
-    scores: dict = {}
-    for bag in story["bags"]:
-        if not bag["truthful"] and bag["outcome"] == "inspected":
-            scores[bag["seat"]] = scores.get(bag["seat"], 0) + 1
-    return {seat: Score(value) for seat, value in scores.items()}
+    return _bags_counted(story, lambda bag: not bag["truthful"] and bag["outcome"] == "inspected")
 
 
 # Each award's name (its key in the words above) and rule, in the order shown.
@@ -117,6 +109,15 @@ def awards(story: dict, players: int) -> list:
         seats = sorted(seat for seat, score in scores.items() if score.value == best)
         given.append({"award": name, "seats": seats, "score": scores[seats[0]]})
     return given
+
+
+def _bags_counted(story: dict, counts) -> dict:
+    """Per merchant: how many of their bags ``counts`` (merchants with none score nothing)."""
+    scores: dict = {}
+    for bag in story["bags"]:
+        if counts(bag):
+            scores[bag["seat"]] = scores.get(bag["seat"], 0) + 1
+    return {seat: Score(value) for seat, value in scores.items()}
 
 
 def _share(bags: list, players: int, counts) -> dict:
