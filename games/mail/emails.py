@@ -155,6 +155,9 @@ def render(
         "reveal": reveal.presented(after_game.told(game, state), names)
         if kind == "game_over"
         else None,
+        "revealed_talk": talk_lines.revealed_for_email(game, seat, seats)
+        if kind == "game_over"
+        else None,
         "happened": game_log.by_round(news[:MAX_NEWS_LINES]),
         "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),

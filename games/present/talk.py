@@ -172,6 +172,35 @@ def unread_for_email(seat, seats: list) -> dict:
     return {"messages": messages, "more": more, "told": shown[-1].pk if shown else 0}
 
 
+REVEALED_IN_EMAIL = 30  # private messages the final email reveals; the rest on the final page
+
+
+def revealed_for_email(game, seat, seats: list) -> dict | None:
+    """A finished game's private messages, every pair's, for the final email when the
+    game reveals them: the oldest REVEALED_IN_EMAIL and how many more there are.
+    None when the game has none to reveal (or keeps them private)."""
+    if not (game.talk_private and game.reveal_private and game.status == game.Status.FINISHED):
+        return None
+    private = talk.visible_to(seat).filter(to_seat__isnull=False, hidden_at__isnull=True)
+    rows = list(private.order_by("id")[: REVEALED_IN_EMAIL + 1])
+    if not rows:
+        return None
+    shown = rows[:REVEALED_IN_EMAIL]
+    names = {s.pk: s.name for s in seats}
+    return {
+        "messages": [
+            {
+                "said": privately(m, seat.pk, names),
+                "author": names.get(m.seat_id, ""),
+                "lines": lines(m),
+                **when_written(m, seat.timezone),
+            }
+            for m in shown
+        ],
+        "more": private.count() - len(shown) if len(rows) > len(shown) else 0,
+    }
+
+
 SYSTEM_LINES = 40  # the game's own lines the panel reads for a page of talk, at most
 GAP_LINES = 6  # and shows between two messages, at most
 

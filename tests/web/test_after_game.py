@@ -54,3 +54,30 @@ def test_nothing_is_revealed_before_the_end(client, settings):
     with i18n.as_seat(seat(game, 1)):
         email = emails.render(game, seat(game, 1), game.engine_state(), "round_over")
     assert "THE REVEAL" not in email["text"]
+
+
+def test_the_final_email_reveals_every_pairs_private_messages_when_the_game_does(settings):
+    from django.utils import timezone
+
+    from games.core import talk
+    from games.models import Game
+
+    game = start_game()
+    Game.objects.filter(pk=game.pk).update(talk_private=True, reveal_private=True)
+    ann, cid = seat(game, 0), seat(game, 2)
+    talk.post(ann, "Ben, pass me and I owe you.", timezone.now(), to_index=1)
+    talk.post(cid, "Everyone: hello.", timezone.now())
+    finished = play_to_the_end(game)
+    with i18n.as_seat(cid):
+        email = emails.render(fresh(finished), cid, finished.engine_state(), "game_over")
+    assert "PRIVATE MESSAGES, REVEALED" in email["text"]
+    assert "Ann, privately from Ann to Ben" in email["text"]
+    assert (
+        "Ben, pass me and I owe you." in email["text"]
+        and "Everyone: hello." not in email["text"].split("PRIVATE MESSAGES, REVEALED")[1]
+    )
+    Game.objects.filter(pk=game.pk).update(reveal_private=False)
+    with i18n.as_seat(cid):
+        kept = emails.render(fresh(finished), cid, finished.engine_state(), "game_over")
+    assert "PRIVATE MESSAGES, REVEALED" not in kept["text"]
+    assert "pass me and I owe you" not in kept["text"]
