@@ -140,6 +140,17 @@ class Game(models.Model):
     # rulebooks have it), and whether the final page shows them to the whole table.
     talk_private = models.BooleanField(default=False)
     reveal_private = models.BooleanField(default=True)
+    # The game its organizer started with the same players once this one was over
+    # (games.core.rematch): set once, under this row's lock, so a form sent twice
+    # starts one game; the old pages link to it.
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="rematch_of",
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -30,6 +30,7 @@ class Outcome:
     done: bool  # False: refused, and nothing changed
     message: str
     status: int = 200  # refused: 400 for what the form said, 409 for the game's state
+    game_id: int | None = None  # done: the game whose page comes next, if not this one
 
 
 def _refused(message) -> Outcome:

@@ -2,7 +2,8 @@
 where the game stands, its players and their email delivery, the log as a
 spectator knows it, and the controls (pause, resume, extend, advance now, replace
 a player, cancel, resend an email), each through games.organizer.control_actions
-as the admin's are, with the same effects and the same emails to the players.
+as the admin's are, with the same effects and the same emails to the players;
+once the game is over, a new game with the same players (play_again).
 
 Only a signed-in person whose address is the game's organizer's may see or use
 it. Anyone else signed in gets the same "not found" as for a game that does not
@@ -24,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game, Person, Seat
-from games.organizer import control_actions, labels, reply_senders, talk_moderation
+from games.organizer import control_actions, labels, play_again, reply_senders, talk_moderation
 from games.organizer.overview import overview
 from games.present import clock
 from games.present.page_language import browser_language, in_language
@@ -112,14 +113,18 @@ def control(request, pk: int):
             outcome = talk_moderation.perform(game, request.POST, request.user.email)
         elif action in reply_senders.ACTIONS:
             outcome = reply_senders.perform(game, request.POST, request.user)
+        elif action in play_again.ACTIONS:
+            outcome = play_again.perform(game, request.POST)
         else:
             outcome = control_actions.perform(game, request.POST, organizer.zone, clock.deadline)
     if outcome.done:
         messages.success(request, outcome.message)
-        return redirect("games:organize", pk=game.pk)
+        return redirect("games:organize", pk=outcome.game_id or game.pk)
     messages.error(request, outcome.message)
     game.refresh_from_db()
     sent = {name: request.POST.get(name, "")[:SENT_LENGTH] for name in SENT_FIELDS}
+    if action in play_again.ACTIONS:
+        sent.update(play_again.sent_back(request.POST))
     return _show(request, game, organizer, sent=sent, status=outcome.status)
 
 
@@ -144,4 +149,5 @@ def _context(game: Game, organizer: Organizer, sent: dict) -> dict:
         "sent": sent,
         "talk": talk_moderation.section(game, zone),
         "replies": reply_senders.section(game, zone),
+        "play_again": play_again.section(game, sent),
     }

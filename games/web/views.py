@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games import engine
-from games.core import after_game, game_writes, links, moves, selectors, talk
+from games.core import after_game, game_writes, links, moves, rematch, selectors, talk
 from games.models import GameEvent
 from games.present import clock, game_log, my_games, presenters, reveal
 from games.present import talk as talk_panel
@@ -239,6 +239,7 @@ def _show(
     )
     context["next_game"] = _next_game(request, seat)
     context["reveal"] = reveal.presented(after_game.told(game, state), names)
+    context["rematch"] = rematch.note_for(seat)  # after the game: their seat in the next one
     before = talk.message_by_ref(seat, request.GET.get("talk_before", ""))
     context["talk"] = talk_panel.panel(game, seat, seats, state, before)
     # Whom to write to and what to answer: as refused, or as a link preselected it.
