@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games.organizer import page as organizer_page
-from games.web import lobbies, my_games, resend_links, seat_settings, sign_in, talk, views
+from games.web import archive, lobbies, my_games, resend_links, seat_settings, sign_in, talk, views
 
 app_name = "games"
 urlpatterns = [
@@ -23,7 +23,12 @@ urlpatterns = [
     path("join/<str:token>/", lobbies.join_page, name="join"),
     path("organize/<int:pk>/", organizer_page.organize, name="organize"),
     path("organize/<int:pk>/control/", organizer_page.control, name="organize-control"),
+    path("archive/<int:pk>/", archive.signed_in, name="archive"),
+    path("archive/<int:pk>/sharing/", archive.share_signed_in, name="archive-sharing"),
+    path("archive/public/<str:token>/", archive.public, name="public-archive"),
     path("play/<str:token>/", views.seat_page, name="seat"),
+    path("play/<str:token>/archive/", archive.by_seat, name="seat-archive"),
+    path("play/<str:token>/archive/sharing/", archive.share_by_seat, name="seat-archive-sharing"),
     path("play/<str:token>/talk/", talk.say, name="talk"),
     path("play/<str:token>/talk/<str:ref>/report/", talk.report, name="talk-report"),
     path("play/<str:token>/talk/read/", talk.read, name="talk-read"),

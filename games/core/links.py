@@ -26,11 +26,12 @@ class LinkError(Exception):
     ``title`` and ``message`` are lazy: they read in the language active when the
     page is rendered (no seat is known then: the browser's)."""
 
-    def __init__(self, status: int, title: str, message: str):
+    def __init__(self, status: int, title: str, message: str, archive: bool = False):
         super().__init__(message)
         self.status = status
         self.title = title
         self.message = message
+        self.archive = archive  # the link still opens the finished game's archive
 
 
 def rotated_secrets() -> dict:
@@ -116,9 +117,16 @@ def resolve_at_table(token: str) -> tuple:
     return seat_if_link_current(seat, link.version), seats
 
 
-def seat_if_link_current(seat: Seat | None, version: int) -> Seat:
-    """``seat``, read for a token of link ``version``, if the link still works;
-    otherwise LinkError."""
+def resolve_for_archive(token: str) -> Seat:
+    """The seat a token stands for, or LinkError, even once the game's links have
+    stopped working after its end: a finished game's archive is kept for good, and
+    an old email's link still opens it (games.web.archive). A link a replaced
+    player held opens nothing."""
+    link = read(token)
+    return _seat_of_link(selectors.seat_with_game(link.seat, link.game), link.version)
+
+
+def _seat_of_link(seat: Seat | None, version: int) -> Seat:
     if seat is None:
         raise LinkError(403, *NOT_VALID)
     if version != seat.link_version:
@@ -131,14 +139,33 @@ def seat_if_link_current(seat: Seat | None, version: int) -> Seat:
                 "no longer works. If you think this is a mistake, ask the organizer."
             ),
         )
+    return seat
+
+
+def links_work(game: Game, now=None) -> bool:
+    """Do the game's seat links still open its pages? Until some days after its end
+    (a cancelled game stays readable, its page says so, as long as a finished one)."""
+    if game.finished_at is None:
+        return True
+    valid_until = game.finished_at + timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
+    return (now or timezone.now()) <= valid_until
+
+
+def archive_path(seat: Seat) -> str:
+    """The seat's way into its finished game's archive (games.web.archive)."""
+    return reverse("games:seat-archive", args=[make_token(seat)])
+
+
+def seat_if_link_current(seat: Seat | None, version: int) -> Seat:
+    """``seat``, read for a token of link ``version``, if the link still works;
+    otherwise LinkError."""
+    seat = _seat_of_link(seat, version)
     game = seat.game
-    # A cancelled game stays readable (its page says so) as long as a finished one.
-    if game.finished_at is not None:
-        valid_until = game.finished_at + timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
-        if timezone.now() > valid_until:
-            raise LinkError(
-                410,
-                _("This game is over"),
-                _("Links stop working some days after the end."),
-            )
+    if not links_work(game):
+        raise LinkError(
+            410,
+            _("This game is over"),
+            _("Links stop working some days after the end."),
+            archive=game.status == Game.Status.FINISHED,
+        )
     return seat

@@ -18,10 +18,12 @@ from games.models import Game, Invitation, Lobby, Person, Seat
 
 
 def _shown(now) -> Q:
-    """Games in play, and games over whose links still work (links.seat_if_link_current):
-    a row never leads to a page that would refuse its reader."""
+    """Games in play, finished games (their archive is kept for good), and cancelled
+    games whose links still work (links.seat_if_link_current): a row never leads to
+    a page that would refuse its reader."""
     since = now - timedelta(days=settings.LINK_VALID_DAYS_AFTER_END)
-    return Q(status=Game.Status.ACTIVE) | Q(finished_at__gte=since)
+    finished = Q(status=Game.Status.FINISHED)
+    return Q(status=Game.Status.ACTIVE) | finished | Q(finished_at__gte=since)
 
 
 def seats_of(email: str, now=None, *, in_play_only: bool = False) -> list:

@@ -5,14 +5,16 @@ order they happened.
 Everything here was hidden while the game lasted; callers show it only once the
 game is over (``State.is_over``). Pure: the log is replayed event by event, so a
 bag's contents are read the moment it is decided, as the table would have seen
-them had it been opened.
+them had it been opened. ``round_ends`` replays it the same way for the table as
+each round left it, every card face up (the archive's replay).
 """
 
-from .cards import card
+from .cards import CARD_TYPES, card
 from .events import evolve
-from .state import BOOTY
+from .state import BOOTY, State
 
 PENALTIES = ("fine", "honest_penalty")
+_CARD_ORDER = {name: i for i, name in enumerate(CARD_TYPES)}  # card-table order
 
 
 def story(events: list) -> dict:
@@ -125,3 +127,54 @@ def _cards_moved(state, event: dict, bag, deals: list) -> None:
                 return
     elif event["reason"] in PENALTIES and bag is not None:
         _penalty(bag, _holder(event["from"]), _holder(event["to"]))["goods"] += kinds
+
+
+def round_ends(events: list) -> list:
+    """The table as each round left it, every card face up, in round order: after
+    its last event (the hands refilled for the next round; the game's end for the
+    last). [{round, sheriff (None with Deputies), deputies, seats}]. A seat: seat,
+    gold, gold_before (as the round started), hand, stand (legal goods), contraband
+    (face-down goods), black_market ([{type, value}] claimed), each list of card
+    types in card-table order. (The Booty is shared out before a round ends.)"""
+    state = None
+    tables = []
+    started: list = []  # each seat's gold as the round started
+    for event in events:
+        if event["type"] == "round_started" and state.round:
+            tables.append(_table(state, started))
+        state = evolve(state, event)
+        if event["type"] == "round_started":
+            started = list(state.gold)
+    if state is not None and state.round:
+        tables.append(_table(state, started))
+    return tables
+
+
+def _table(state: State, started: list) -> dict:
+    def kinds(cards) -> list:
+        return sorted((state.type_of(c) for c in cards), key=_CARD_ORDER.get)
+
+    seats = []
+    for seat in range(state.players):
+        stand = state.stand(seat)
+        seats.append(
+            {
+                "seat": seat,
+                "gold": state.gold[seat],
+                "gold_before": started[seat],
+                "hand": kinds(state.hand(seat)),
+                "stand": kinds(c for c in stand if card(state.type_of(c)).is_legal),
+                "contraband": kinds(c for c in stand if not card(state.type_of(c)).is_legal),
+                "black_market": [
+                    {"type": c["type"], "value": c["value"]}
+                    for c in (state.claims[seat] if state.claims else [])
+                ],
+            }
+        )
+    deputies = state.config.deputies
+    return {
+        "round": state.round,
+        "sheriff": None if deputies else state.sheriff,
+        "deputies": list(state.deputies) if deputies else [],
+        "seats": seats,
+    }

@@ -162,6 +162,8 @@ def render(
         "news_shown": min(len(news), MAX_NEWS_LINES),
         "news_cut": max(0, len(news) - MAX_NEWS_LINES),
         "link": links.seat_url(seat),
+        # The finished game's archive, kept for good: replay, reveal and awards.
+        "archive_link": settings.SITE_URL + links.archive_path(seat) if kind == "game_over" else "",
         "settings_link": links.settings_url(seat),
         "deadline": deadline,
         "talk": talk,

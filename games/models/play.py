@@ -151,6 +151,12 @@ class Game(models.Model):
         editable=False,
         related_name="rematch_of",
     )
+    # A finished game's archive (games.core.archive) is its players' alone, unless one
+    # of them made it public: then anyone with this random token's address may read
+    # it. Made private again, the token is dropped; a new one is drawn next time.
+    archive_token = models.CharField(
+        max_length=32, unique=True, null=True, blank=True, editable=False
+    )
 
     class Meta:
         ordering = ["-created_at"]

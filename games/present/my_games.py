@@ -37,6 +37,7 @@ SECTIONS = {
 }
 TABLE = gettext_lazy("Open your table")
 ORGANIZE = pgettext_lazy("a link", "Organize")
+ARCHIVE = gettext_lazy("The game's archive")
 NEVER = datetime.max.timestamp()  # no deadline: after every deadline
 
 
@@ -199,7 +200,9 @@ def seat_row(seat: Seat, raw_names: list, zone: str, organizes: bool, base: str 
     game = seat.game
     turn = turn_of(seat)
     names = user_text.names(raw_names)
-    found = [Link(str(TABLE), base + links.seat_path(seat))]
+    found = [Link(str(TABLE), base + links.seat_path(seat))] if links.links_work(game) else []
+    if game.status == Game.Status.FINISHED:  # its archive, for good
+        found.append(Link(str(ARCHIVE), base + links.archive_path(seat)))
     found += _organize(game, base) if organizes else []
     shared = {"name": game.name, "links": tuple(found)}
     if game.status != Game.Status.ACTIVE:
@@ -241,7 +244,10 @@ def organized_row(game: Game, raw_names: list, zone: str, base: str = "") -> Row
     """The row of a game the person organizes but does not play: public facts only."""
     view = engine.view_for(game.engine_state(), None)
     names = user_text.names(raw_names)
-    shared = {"name": game.name, "links": tuple(_organize(game, base))}
+    found = _organize(game, base)
+    if game.status == Game.Status.FINISHED:
+        found.append(Link(str(ARCHIVE), base + reverse("games:archive", args=[game.pk])))
+    shared = {"name": game.name, "links": tuple(found)}
     if game.status != Game.Status.ACTIVE:
         return _over(game, view, names, zone, shared)
     halted = clock.halted(game, zone)

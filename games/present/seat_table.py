@@ -330,7 +330,8 @@ def black_market(view: dict, names: list) -> dict | None:
 
 
 def scores(view: dict, names: list) -> list:
-    me = view["me"]["seat"]
+    """The score sheets, best first; a seat's view marks its own (a spectator's, none)."""
+    me = view.get("me", {}).get("seat")
     rows = []
     for sheet in sorted(view["scores"], key=lambda s: (s["rank"], s["seat"])):
         rows.append(

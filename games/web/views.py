@@ -94,6 +94,9 @@ def seat_page(request, token: str):
             seat, table = _seat_and_table(request, token)
     except links.LinkError as error:
         context = {"title": error.title, "message": error.message}
+        if error.archive:  # the game's links have stopped working: its archive has not
+            context["archive"] = reverse("games:seat-archive", args=[token])
+            context["archive_kept"] = True
         return _private(in_language(request, "link_error.html", context, error.status))
     with i18n.as_seat(seat):
         if request.method == "POST":
@@ -333,6 +336,18 @@ ORGANIZER_NOT_DONE = gettext_lazy(
 )
 
 
+# The same, for the archive's public switch (games.web.archive): the switch -> its page.
+ARCHIVE_SWITCHES = {
+    "games:seat-archive-sharing": "games:seat-archive",
+    "games:archive-sharing": "games:archive",
+}
+ARCHIVE_NOT_CHANGED = gettext_lazy(
+    "Nothing was changed. This site needs its cookie to know that a form really comes "
+    "from its own page, sent from this site's address: allow cookies for this site, open "
+    "the game's archive again and repeat what you did."
+)
+
+
 def csrf_cause(reason: str) -> str:
     """Django's CSRF failure reason -> one of CSRF_CAUSES."""
     if reason.startswith(("Origin checking failed", "Referer checking failed")):
@@ -353,6 +368,10 @@ def csrf_failure(request, reason=""):
         back = reverse("games:organize", kwargs=match.kwargs)
         context = {"title": title, "message": ORGANIZER_NOT_DONE, "back": back}
         return in_language(request, "organize_refused.html", context, 403)
+    if match is not None and match.view_name in ARCHIVE_SWITCHES:
+        back = reverse(ARCHIVE_SWITCHES[match.view_name], kwargs=match.kwargs)
+        context = {"title": title, "message": ARCHIVE_NOT_CHANGED, "archive": back}
+        return _private(in_language(request, "link_error.html", context, 403))
     if match is not None and match.view_name == "games:seat":
         try:
             language = i18n.language_of(links.resolve(match.kwargs["token"]))

@@ -206,6 +206,23 @@ def assert_nothing_hidden_shapes_the_page(player: Player, rnd: random.Random) ->
 CARD_FIELDS = re.compile(r'name="(?:cards|stand_goods)" value="(\d+)"')
 
 
+TABLE_LINK = re.compile(r'<p><a class="button primary" href="/play/[^"]+">[^<]*</a></p>')
+
+
+def assert_no_archive_before_the_end(player: Player, path: str) -> None:
+    """While the game is played, the seat's way into the game's archive answers what
+    an address naming no game does (but for the link back to the seat's table), and
+    its public switch changes nothing."""
+    language = {"HTTP_ACCEPT_LANGUAGE": player.seat.language}
+    answer = player.client.get(path + "archive/", **language)
+    nowhere = Client().get("/archive/public/" + "x" * 32 + "/", **language)
+    assert answer.status_code == nowhere.status_code == 404
+    assert TABLE_LINK.sub("", answer.content.decode()) == nowhere.content.decode()
+    switched = player.client.post(path + "archive/sharing/", {"sharing": "public"})
+    assert switched.status_code == 404
+    assert Game.objects.get(pk=player.game.pk).archive_token is None
+
+
 def assert_page_hides_other_seats(player: Player, html: str) -> None:
     """Every card a seat's page lets it pick is its own or lies face up: no card of
     another seat's hand or closed bag, no face-down contraband of another seat."""
@@ -312,11 +329,13 @@ def play_through_email(
                     if player.talk(text, to=reader) == 302:
                         secrets.append((player.index, reader, text))
                 if steps % 7 == 0:
-                    _, html = player.page()
+                    path, html = player.page()
                     if Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
                         assert_private_talk_stays_private(player, html, secrets)
                     assert_page_hides_other_seats(player, html)
                     assert_nothing_hidden_shapes_the_page(player, rnd)
+                    if Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
+                        assert_no_archive_before_the_end(player, path)
                     game.refresh_from_db()
                     assert_nothing_hidden_shapes_the_mail(game, rnd)
                 break

@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0024_inbound_replies"),
+        ("games", "0025_archive"),
     ]
 
     operations = [
