@@ -34,5 +34,6 @@ urlpatterns = [
     path("play/<str:token>/talk/read/", talk.read, name="talk-read"),
     path("play/<str:token>/talk/lines/", talk.system_lines, name="talk-lines"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
+    path("play/<str:token>/settings/standing/", seat_settings.standing_page, name="standing"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),
 ]

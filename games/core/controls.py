@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import engine
-from games.core import deadlines, links, notifications
+from games.core import deadlines, links, notifications, standing
 from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
 from games.core.timers import advance
@@ -51,6 +51,7 @@ def _control(game_id: int, expected_version: int, note: dict, change, now, annou
             assign_fields(game, fields)
         if announce:
             notifications.record_notice(game, announce, f"note{state.seq}")
+        standing.follow(game, now)  # a game resumed: instructions due meanwhile apply now
     return game
 
 
@@ -189,6 +190,8 @@ def replace_player(
             autoreply_at=None,
             undeliverable_at=None,
         )
+        # The player who leaves takes their hidden standing instructions with them.
+        return {"standing": standing.without(game, seat.index)}
 
     game = _control(seat.game_id, expected_version, note, change, now)
     seat.refresh_from_db()

@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import bulk, deadlines, selectors
+from games.core import bulk, deadlines, notifications, selectors
+from games.engine import EngineError
 from games.models import Game, GameEvent
+from games.words import refusal_messages
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,43 @@ def commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     assign_fields(game, fields)
+
+
+def apply_move(
+    game: Game, command: dict, version: int, now, seats: list | None = None, **fields
+) -> Outcome:
+    """Apply a seat's command (its ``seat`` given) to the locked game: the path of every
+    move, a player's (games.core.moves) or their standing instruction's (games.core.standing).
+    ``version``: the phase it was meant for; ``seats``: the game's seats, if read already
+    (see ``notifications.record``); ``fields``: more Game fields to write with the move."""
+    if game.status != Game.Status.ACTIVE:
+        return Outcome(False, "game_not_active", _("This game is no longer in play."), game.version)
+    if game.paused_at is not None:  # nothing may move while paused, a player's move included
+        return Outcome(
+            False,
+            "paused",
+            _(
+                "The organizer has paused the game: moves wait until it resumes. "
+                "You will get an email then."
+            ),
+            game.version,
+        )
+    before = game.engine_state()
+    if version != before.phase.since:
+        return Outcome(
+            False,
+            "stale_page",
+            _("The game moved on since this page was shown. Here is the current table."),
+            game.version,
+        )
+    try:
+        state, events = apply_command(game, before, command, auto_advance=game.advance_early)
+    except EngineError as error:  # the player reads it in their language
+        return Outcome(False, error.code, refusal_messages.message(error), game.version)
+    since = game.version
+    commit_state(game, state, events, now, **fields)
+    notifications.record(game, state, events, seats)
+    return Outcome(True, version=game.version, since=since, events=tuple(events), before=before)
 
 
 DEADLOCK_RETRIES = 3

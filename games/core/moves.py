@@ -4,19 +4,10 @@ is answered as before and changes nothing."""
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.core import notifications, pacing
-from games.core.game_writes import (
-    Outcome,
-    apply_command,
-    commit_state,
-    locked_game,
-    retried_on_deadlock,
-)
-from games.engine import EngineError
+from games.core import pacing, standing
+from games.core.game_writes import Outcome, apply_move, locked_game, retried_on_deadlock
 from games.models import Game, Seat, Submission
-from games.words import refusal_messages
 
 
 @retried_on_deadlock
@@ -57,7 +48,9 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
             False, "too_fast", pacing.too_fast_message(wait), game.version, retry_after=wait
         )
     command = {**command, "seat": seat.index}  # the seat comes from the link, never the form
-    outcome = _apply_for_seat(game, command, version, now, seats=seats, move_allowances=allowances)
+    # A player moved: the game is not abandoned (see timers._idle).
+    moved = {"last_move_seq": game.version, "idle_phases": 0, "move_allowances": allowances}
+    outcome = apply_move(game, command, version, now, seats=seats, **moved)
     if not outcome.accepted:
         # Refused as made again (the same form sent twice, or a stale page): its
         # first outcome. Else a refused move counts against the allowance all the same.
@@ -77,6 +70,8 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
         submission.save()
     except IntegrityError:  # the key is taken; the transaction is rolled back whole
         raise _Repeated(version_seen) from None
+    # The move may call for the moves of standing instructions (its own seat's too).
+    standing.follow(game, now, seats, after=outcome.events)
     return outcome
 
 
@@ -92,40 +87,3 @@ def _take_a_move(game: Game, seat: int, now) -> tuple[dict, int]:
     if after is None:
         return game.move_allowances, wait
     return pacing.with_seat(game.move_allowances, seat, after), 0
-
-
-def _apply_for_seat(
-    game: Game, command: dict, version: int, now, seats: list | None = None, **fields
-) -> Outcome:
-    """Apply a seat's command to the locked game; ``seats``: its seats, if read
-    already (see ``notifications.record``); ``fields``: more Game fields to write
-    with the move."""
-    if game.status != Game.Status.ACTIVE:
-        return Outcome(False, "game_not_active", _("This game is no longer in play."), game.version)
-    if game.paused_at is not None:  # nothing may move while paused, a player's move included
-        return Outcome(
-            False,
-            "paused",
-            _(
-                "The organizer has paused the game: moves wait until it resumes. "
-                "You will get an email then."
-            ),
-            game.version,
-        )
-    before = game.engine_state()
-    if version != before.phase.since:
-        return Outcome(
-            False,
-            "stale_page",
-            _("The game moved on since this page was shown. Here is the current table."),
-            game.version,
-        )
-    try:
-        state, events = apply_command(game, before, command, auto_advance=game.advance_early)
-    except EngineError as error:  # the player reads it in their language
-        return Outcome(False, error.code, refusal_messages.message(error), game.version)
-    since = game.version
-    # A player moved: the game is not abandoned (see _idle).
-    commit_state(game, state, events, now, last_move_seq=since, idle_phases=0, **fields)
-    notifications.record(game, state, events, seats)
-    return Outcome(True, version=game.version, since=since, events=tuple(events), before=before)

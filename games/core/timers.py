@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.core import bulk, deadlines, notifications
+from games.core import bulk, deadlines, notifications, standing
 from games.core.game_writes import (
     apply_command,
     assign_fields,
@@ -185,6 +185,8 @@ def advance_many(targets: list, *, now=None, force: bool = False, plans=None) ->
         ready.update((t.game.pk, t) for t in _transitions(fresh, now, force))
         transitions = [ready[pk] for pk, _ in due]
         _write_transitions(transitions, count_missed=not force)
+        # A new phase may call for standing instructions (an inspection begins).
+        standing.follow_many([(t.game, t.state, t.events, t.seats) for t in transitions], now)
     return len(transitions)
 
 

@@ -127,6 +127,10 @@ class Game(models.Model):
     # at that ISO time]. On the game's row, which a move locks and writes anyway, so
     # pacing costs a move no query of its own.
     move_allowances = models.JSONField(default=dict, editable=False)
+    # Each seat's standing instructions (games.core.standing), known to that seat alone:
+    # seat index -> {"no_offer": true, "pass_gold": 5}. On the game's row too: a move
+    # reads them with its lock, as they stand, at no query of its own.
+    standing = models.JSONField(default=dict, editable=False)
 
     class Talk(models.TextChoices):
         """When the players may write in the table's talk (games.core.talk)."""

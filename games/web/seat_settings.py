@@ -1,12 +1,15 @@
 """A player's own settings, behind their signed link: display name, time zone,
-language and which emails they get; and the one-click unsubscribe of their mail
-app (RFC 8058), which mutes the game's optional emails.
+language and which emails they get; their standing instructions for this game
+(games.core.standing); and the one-click unsubscribe of their mail app (RFC 8058),
+which mutes the game's optional emails.
 
 GET shows and never changes anything (mail scanners open every link); changes
 are POSTs with CSRF. The one-click unsubscribe is a POST from the mail app, with
 no cookie, so it is exempt from CSRF: the signed link is its proof.
 """
 
+import re
+import secrets
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
@@ -22,12 +25,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games.core import game_setup, links
-from games.models import Seat
+from games.core import game_setup, links, moves, standing
+from games.core.game_writes import ServiceError
+from games.models import Game, Seat
 from games.present.clock import ZONES
 from games.web.views import _private
 from games.words import i18n
-from games.words.typed_text import look_alike
+from games.words.typed_text import look_alike, whole_number
 from games.words.user_text import isolate
 
 MAX_AWAY_DAYS = 60
@@ -112,6 +116,46 @@ def known_zone(typed: str) -> str:
     return zone
 
 
+class StandingForm(forms.Form):
+    """The standing instructions (games.core.standing): on or off each, the Sheriff's
+    one with its gold; the Black Market's only in a game played with it."""
+
+    no_offer = forms.BooleanField(required=False)
+    pass_on = forms.BooleanField(required=False)
+    pass_gold = forms.CharField(required=False, max_length=10)
+    black_market = forms.BooleanField(required=False)
+    key = forms.CharField(max_length=40)  # the Black Market's move: sent twice, made once
+
+    def clean_pass_gold(self) -> int | None:
+        typed = self.cleaned_data["pass_gold"].strip()
+        gold = whole_number(typed, 2)
+        if typed and (gold is None or not standing.MIN_GOLD <= gold <= standing.MAX_GOLD):
+            raise _gold_range()
+        return gold
+
+    def clean_key(self) -> str:
+        if not _KEY.fullmatch(self.cleaned_data["key"]):
+            raise forms.ValidationError(_("This form is incomplete. Please reload the page."))
+        return self.cleaned_data["key"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("pass_on") and "pass_gold" in data and data["pass_gold"] is None:
+            self.add_error("pass_gold", _gold_range())
+        return data
+
+
+GOLD_RANGE = gettext_lazy("Give the gold as a whole number from %(least)s to %(most)s.")
+
+
+def _gold_range() -> forms.ValidationError:
+    bounds = {"least": standing.MIN_GOLD, "most": standing.MAX_GOLD}
+    return forms.ValidationError(GOLD_RANGE, params=bounds)
+
+
+_KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+
+
 def _seat_or_error(request, token: str):
     try:
         return links.resolve(token), None
@@ -136,9 +180,96 @@ def settings_page(request, token: str):
             return _private(redirect(table))
     else:
         form = SettingsForm(initial=_current(seat), seat=seat)
+    return _private(_page(request, seat, token, form=form))
+
+
+def _page(request, seat: Seat, token: str, form=None, standing_form=None):
+    """The settings page, with either form as posted (refused) or as the seat has it.
+    Each form says where it posts: the page is also shown at the standing form's address."""
+    state = seat.game.engine_state()
     with i18n.as_seat(seat):
-        context = {"form": form, "seat": seat, "table": table, "zones": ZONES}
-        return _private(render(request, "settings.html", context, using="jinja"))
+        context = {
+            "form": form or SettingsForm(initial=_current(seat), seat=seat),
+            "seat": seat,
+            "table": reverse("games:seat", args=[token]),
+            "action": reverse("games:settings", args=[token]),
+            "zones": ZONES,
+            "standing": _standing_context(seat, state, standing_form),
+        }
+        if context["standing"]:
+            context["standing"]["action"] = reverse("games:standing", args=[token])
+        return render(request, "settings.html", context, using="jinja")
+
+
+def _standing_context(seat: Seat, state, form) -> dict | None:
+    """The standing instructions' form, while the game is in play (None after)."""
+    if seat.game.status != Game.Status.ACTIVE or state.is_over():
+        return None
+    given = standing.of_seat(seat)
+    black_market = state.config.black_market
+    initial = {
+        "no_offer": given.no_offer,
+        "pass_on": given.pass_gold is not None,
+        "pass_gold": "" if given.pass_gold is None else str(given.pass_gold),
+        "black_market": black_market and seat.index in state.black_market_standing,
+    }
+    return {
+        "form": form or StandingForm(initial=initial),
+        "key": secrets.token_urlsafe(16),
+        "deputies": state.config.deputies,
+        "black_market": black_market,
+    }
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def standing_page(request, token: str):
+    """Set, change or turn off the standing instructions; they take effect at once.
+    The Black Market's is the engine's standing answer, set by its own move (moves.submit,
+    as its button on the table does). A GET (this address kept after a refused form) is
+    sent to the settings page."""
+    seat, refused = _seat_or_error(request, token)
+    if refused:
+        return _private(refused)
+    if request.method != "POST":
+        return _private(redirect(reverse("games:settings", args=[token]) + "#standing"))
+    table = reverse("games:seat", args=[token])
+    form = StandingForm(request.POST)
+    if not form.is_valid():
+        return _private(_page(request, seat, token, standing_form=form))
+    data = form.cleaned_data
+    with i18n.as_seat(seat):
+        try:
+            standing.change(
+                seat,
+                no_offer=data["no_offer"],
+                pass_gold=data["pass_gold"] if data["pass_on"] else None,
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+            return _private(redirect(table))
+        refusal = _black_market_answer(seat, data["black_market"], data["key"])
+        if refusal:
+            messages.error(
+                request,
+                _("Your other standing instructions are saved; the Black Market one is not: %s")
+                % refusal,
+            )
+        else:
+            messages.success(request, _("Your standing instructions are saved."))
+    return _private(redirect(table))
+
+
+def _black_market_answer(seat: Seat, wanted: bool, key: str) -> str:
+    """Turn the seat's Black Market standing answer on or off, if it is not so already
+    (and the game has the Black Market): "" when done, else why not."""
+    state = Game.objects.get(pk=seat.game_id).engine_state()  # as the change left it
+    if not state.config.black_market or wanted == (seat.index in state.black_market_standing):
+        return ""
+    command = {"type": "set_black_market_standing", "standing": wanted}
+    version = state.phase.since
+    outcome = moves.submit(seat, command, version=version, key=f"{seat.pk}.{key}")
+    return "" if outcome.accepted else outcome.message
 
 
 def _current(seat: Seat) -> dict:

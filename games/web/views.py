@@ -24,7 +24,7 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.core import after_game, game_writes, links, moves, rematch, selectors, talk
 from games.models import GameEvent
-from games.present import clock, game_log, my_games, presenters, reveal
+from games.present import clock, game_log, my_games, presenters, reveal, standing
 from games.present import talk as talk_panel
 from games.present.move_fields import sent_back
 from games.present.moves import MOVES
@@ -241,6 +241,7 @@ def _show(
         away=clock.away_notes(seats, timezone.localdate()),
     )
     context["next_game"] = _next_game(request, seat)
+    context["standing"] = standing.panel(seat, view)  # the seat's own, shown to it alone
     context["reveal"] = reveal.presented(after_game.told(game, state), names)
     context["rematch"] = rematch.note_for(seat)  # after the game: their seat in the next one
     before = talk.message_by_ref(seat, request.GET.get("talk_before", ""))
