@@ -34,6 +34,29 @@ class PlayerSpec:
     language: str = "en"
 
 
+# The Game's deadline settings, as create_game(timing=...) takes them, and its table
+# talk settings: what the organizer sets for a game (and a rematch carries over).
+TIMING_FIELDS = (
+    "deadline_mode",
+    "market_minutes",
+    "market_turn_minutes",
+    "load_minutes",
+    "inspection_minutes",
+    "bargaining_minutes",
+    "black_market_minutes",
+    "daily_time",
+    "deadline_timezone",
+    "skip_weekends",
+    "reminder_minutes",
+    "advance_early",
+    "miss_alert_after",
+    "abandon_after",
+    "away_pauses",
+    "away_cap_days",
+)
+TALK_FIELDS = ("talk", "talk_private", "reveal_private")
+
+
 MAX_PLAYER_NAME = 60  # Seat.name
 
 

@@ -25,27 +25,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 6
 DEPUTIES_PLAYERS = 6  # no first Sheriff: two Deputies are drawn each round
 # The Game's settings a new game takes from the old one: its deadlines (as
 # create_game's ``timing``) and its table talk.
-CARRIED_SETTINGS = (
-    "deadline_mode",
-    "market_minutes",
-    "market_turn_minutes",
-    "load_minutes",
-    "inspection_minutes",
-    "bargaining_minutes",
-    "black_market_minutes",
-    "daily_time",
-    "deadline_timezone",
-    "skip_weekends",
-    "reminder_minutes",
-    "advance_early",
-    "miss_alert_after",
-    "abandon_after",
-    "away_pauses",
-    "away_cap_days",
-    "talk",
-    "talk_private",
-    "reveal_private",
-)
+CARRIED_SETTINGS = (*game_setup.TIMING_FIELDS, *game_setup.TALK_FIELDS)
 
 
 class RematchError(ValueError):

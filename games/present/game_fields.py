@@ -17,25 +17,8 @@ from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import Game
 from games.words import goods_names
 
-# The Game's deadline settings, as game_setup.create_game(timing=...) takes them.
-TIMING_FIELDS = (
-    "deadline_mode",
-    "market_minutes",
-    "market_turn_minutes",
-    "load_minutes",
-    "inspection_minutes",
-    "bargaining_minutes",
-    "black_market_minutes",
-    "daily_time",
-    "deadline_timezone",
-    "skip_weekends",
-    "reminder_minutes",
-    "advance_early",
-    "miss_alert_after",
-    "abandon_after",
-    "away_pauses",
-    "away_cap_days",
-)
+TIMING_FIELDS = game_setup.TIMING_FIELDS  # the deadline settings, named once in the core
+
 # The deadline settings as the organizer reads them (the model's names are for code).
 TIMING_LABELS = {
     "deadline_mode": _("Deadlines"),

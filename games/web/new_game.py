@@ -31,7 +31,7 @@ FIRST_GAME = {
 }
 MAX_INVITEES = 5
 # The table talk's settings, carried into the Game with the deadlines (lobby.timing).
-TALK_FIELDS = ("talk", "talk_private", "reveal_private")
+TALK_FIELDS = game_setup.TALK_FIELDS
 
 
 def parse_invitee(line: str) -> game_setup.PlayerSpec:
