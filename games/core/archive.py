@@ -14,14 +14,12 @@ switch does nothing to it.
 import re
 import secrets
 
-from django.core.cache import cache
 from django.db import transaction
 
-from games.core import selectors
+from games.core import after_game, selectors
 from games.engine import reveal
-from games.models import Game, GameEvent, Seat
+from games.models import Game, Seat
 
-CACHE_SECONDS = 7 * 24 * 3600
 # secrets.token_urlsafe(24): 32 characters of the URL-safe base64 alphabet. A token
 # is checked against this before any query (a NUL byte is refused by PostgreSQL).
 PUBLIC_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
@@ -86,15 +84,7 @@ def rounds(game: Game, state) -> list | None:
     "table" (reveal.round_ends: the table as the round left it)}; None while the
     game is played. Kept in the cache once worked out, as games.core.after_game
     keeps the reveal: a finished game's log never changes."""
-    if not state.is_over():
-        return None
-    key = f"archive-rounds:{game.thread_token}:{state.seq}"
-    found = cache.get(key)
-    if found is None:
-        events = GameEvent.objects.filter(game_id=game.pk).order_by("seq")
-        found = _steps(list(events.values_list("data", flat=True)))
-        cache.set(key, found, CACHE_SECONDS)
-    return found
+    return after_game.from_the_log(game, state, "archive-rounds", _steps)
 
 
 def _steps(events: list) -> list:

@@ -142,26 +142,27 @@ def _sign_in_first(pk: int):
     return redirect(f"{reverse('games:sign-in')}?{urlencode({'next': back})}")
 
 
-@never_cache
-@require_http_methods(["GET", "HEAD"])
-def signed_in(request, pk: int):
+def _as_person(request, pk: int, then):
+    """``then(request, reader)`` for the signed-in reader of game ``pk``: signed out,
+    to sign in first; not its player or organizer, as if it did not exist."""
     if not request.user.is_authenticated:
         return _sign_in_first(pk)
     reader = _person_reader(request, pk)
     if reader is None:
         return _not_found(request)
-    return _private(_show(request, reader))
+    return _private(then(request, reader))
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def signed_in(request, pk: int):
+    return _as_person(request, pk, _show)
 
 
 @never_cache
 @require_POST
 def share_signed_in(request, pk: int):
-    if not request.user.is_authenticated:
-        return _sign_in_first(pk)
-    reader = _person_reader(request, pk)
-    if reader is None:
-        return _not_found(request)
-    return _private(_share(request, reader))
+    return _as_person(request, pk, _share)
 
 
 # --- at the public address ---------------------------------------------------------------
