@@ -15,6 +15,7 @@ from games.engine.awards import AWARDS, Score, awards
 from games.engine.reveal import story
 from games.engine.self_play import GameConfig, play_game
 from tests.support.builders import SEED
+from tests.support.random_configs import EVERY_KIND_OF_GAME
 
 
 class Played:
@@ -189,11 +190,8 @@ def test_every_award_has_its_rule_in_the_docs():
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
-    config=st.sampled_from(
-        [{"players": 3}, {"players": 4, "edition": 1}, {"players": 5, "black_market": True},
-         {"players": 6}]
-    ),
-)  # fmt: skip
+    config=EVERY_KIND_OF_GAME,
+)
 def test_the_reveal_holds_every_bag_and_agrees_with_each_inspection(seed, config):
     result = play_game(GameConfig(**config), "ab" * 16, random.Random(seed))
     told = story(result["log"])

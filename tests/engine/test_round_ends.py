@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from games.engine import CARD_TYPES, replay
 from games.engine.reveal import round_ends
 from games.engine.self_play import GameConfig, play_game
+from tests.support.random_configs import EVERY_KIND_OF_GAME
 
 
 def kinds(state, cards) -> list:
@@ -19,11 +20,8 @@ def kinds(state, cards) -> list:
 @settings(max_examples=20, deadline=None)
 @given(
     seed=st.integers(0, 10**6),
-    config=st.sampled_from(
-        [{"players": 3}, {"players": 4, "edition": 1}, {"players": 5, "black_market": True},
-         {"players": 6}]
-    ),
-)  # fmt: skip
+    config=EVERY_KIND_OF_GAME,
+)
 def test_each_round_leaves_the_table_the_replay_reaches(seed, config):
     result = play_game(GameConfig(**config), "cd" * 16, random.Random(seed))
     log, final = result["log"], result["state"]
