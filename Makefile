@@ -23,10 +23,11 @@ messages: $(CATALOGUES)
 locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py compile_catalogues
 
-$(VENV)/.installed: pyproject.toml
+# constraints.txt: the versions CI tested (see its header).
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e ".[dev]"
+	$(PY) -m pip install -c constraints.txt -e ".[dev]"
 	touch $@
 
 lint: venv
