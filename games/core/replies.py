@@ -137,9 +137,9 @@ def handle(received: Received, now: datetime | None = None, read_move=None) -> s
     """Do what an inbound email asks, at most once; returns its outcome. Never raises
     on bad input (a failure of our own, like the database being down, still does,
     so that the ESP tries again; a deadlock's victim is run again here, and a request
-    whose connection was lost by games.web.middleware). ``read_move(seat, text)``: the ReplyMove the new
-    text asks for, None if it is talk, ServiceError if it cannot be one (the
-    layer that reads commands passes it; without it every reply is talk)."""
+    whose connection was lost by games.web.middleware). ``read_move(seat, text)``: the
+    ReplyMove the new text asks for, None if it is talk, ServiceError if it cannot be
+    one (the layer that reads commands passes it; without it every reply is talk)."""
     now = now or timezone.now()
     message_id = dedup_id(received)
     if InboundMessage.objects.filter(message_id=message_id).exists():

@@ -82,7 +82,9 @@ class Write(threading.Thread):
 
     def waiting_on_a_lock(self) -> bool:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [self.pid])
+            cursor.execute(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [self.pid]
+            )
             row = cursor.fetchone()
         return bool(row) and row[0] == "Lock"
 
@@ -173,12 +175,9 @@ def test_a_reply_and_a_phase_ending_move_at_once_both_land(settings, victims):
     game = market_game()
     ben = game.seats.get(index=1)
     received = replies.Received(
-        esp="postmark",
         message_id="<lock-order@mail.example>",
         recipients=(f"<play+{ben.reply_key}@in.example.org>",),
         from_header=ben.email,
-        headers=(("From", ben.email),),
-        envelope_sender=ben.email,
         text="Honest goods, as always.",
     )
     answer = lambda: replies.handle(received)  # noqa: E731
