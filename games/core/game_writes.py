@@ -1,7 +1,8 @@
 """What every write to a game shares: one transaction, one writer per game.
 
 A write locks the game row (``select_for_update`` on PostgreSQL; SQLite's
-IMMEDIATE transactions serialize writers), applies the engine command, appends
+IMMEDIATE transactions serialize writers), and a seat's row after it, never
+before (``locked_seat``); applies the engine command, appends
 the events and moves the snapshot forward with a compare-and-set on the version,
 recording the emails owed in the outbox in the same commit (notifications).
 Sending happens after commit (games.mail.send_tasks)."""
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.core import bulk, deadlines, notifications, selectors
 from games.engine import EngineError
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, Seat
 from games.words import refusal_messages
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,19 @@ def assign_fields(game: Game, fields: dict) -> None:
 
 def locked_game(game_id: int) -> Game:
     return selectors.game_locked(game_id)
+
+
+def locked_seat(seat: Seat) -> Seat:
+    """``seat``'s row locked, and its game's before it (attached as ``seat.game``):
+    the one order every write takes them in. A move or a deadline holds the game's
+    row and then needs its seats (its rows point at them, checked at commit, as
+    Django makes PostgreSQL's foreign keys DEFERRABLE INITIALLY DEFERRED); a write
+    that took a seat first and then needed the game would wait for it in a circle.
+    FOR NO KEY UPDATE: the rows that point at the seat may still be written."""
+    game = locked_game(seat.game_id)
+    locked = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
+    locked.game = game
+    return locked
 
 
 def store_events(game: Game, events: list) -> None:

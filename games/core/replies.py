@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import moves, notifications, talk
-from games.core.game_writes import ServiceError
+from games.core.game_writes import ServiceError, locked_seat, retried_on_deadlock
 from games.models import InboundMessage, OutboxEmail, Seat
 from games.words import i18n, reply_text
 
@@ -132,12 +132,14 @@ class ReplyMove:
     done: str
 
 
+@retried_on_deadlock
 def handle(received: Received, now: datetime | None = None, read_move=None) -> str:
     """Do what an inbound email asks, at most once; returns its outcome. Never raises
     on bad input (a failure of our own, like the database being down, still does,
-    so that the ESP tries again). ``read_move(seat, text)``: the ReplyMove the new
-    text asks for, None if it is talk, ServiceError if it cannot be one (the
-    layer that reads commands passes it; without it every reply is talk)."""
+    so that the ESP tries again; a deadlock's victim is run again here, and a request
+    whose connection was lost by games.web.middleware). ``read_move(seat, text)``: the
+    ReplyMove the new text asks for, None if it is talk, ServiceError if it cannot be
+    one (the layer that reads commands passes it; without it every reply is talk)."""
     now = now or timezone.now()
     message_id = dedup_id(received)
     if InboundMessage.objects.filter(message_id=message_id).exists():
@@ -153,7 +155,9 @@ def handle(received: Received, now: datetime | None = None, read_move=None) -> s
 
 def _handle(received: Received, message_id: str, now: datetime, read_move) -> str:
     keys = reply_keys(received.recipients)
-    seat = Seat.objects.select_related("game").filter(reply_key__in=keys).first()
+    seat = Seat.objects.filter(reply_key__in=keys).first()
+    if seat is not None:  # locked as talk and moves lock it: its game's row first
+        seat = locked_seat(seat)
     sender = parseaddr(_storable(received.from_header))[1]
     row = InboundMessage.objects.create(
         message_id=message_id,

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 
 from games import engine
 from games.core import notifications, pacing
-from games.core.game_writes import ServiceError
+from games.core.game_writes import ServiceError, locked_seat, retried_on_deadlock
 
 # Who reads what: talk.visible_to, talk.unread and talk.with_unread, kept below the
 # emails a message owes.
@@ -96,17 +96,26 @@ def muted_reason(seat: Seat) -> str:
     return ""
 
 
+@retried_on_deadlock
 def post(
-    seat: Seat, raw: str, now: datetime, to_index: int | None = None, about: str = ""
+    seat: Seat,
+    raw: str,
+    now: datetime,
+    to_index: int | None = None,
+    about: str = "",
+    seen: str = "",
 ) -> TalkMessage:
     """A message from ``seat``, as the game stands ``now``; ServiceError if refused.
     ``to_index``: the one seat that reads it (None: the whole table); ``about``: what
-    it answers, as ``quotable_in`` names it ("" for nothing)."""
+    it answers, as ``quotable_in`` names it ("" for nothing); ``seen``: the ref of the
+    newest message the writer's page showed, marked read in the same commit (who
+    answers has read what they answer). Nothing is written after that commit, so a
+    request run again after a lost connection (games.web.middleware) finds its first
+    run rolled back, not a message kept."""
     text = clean_text(raw)
     quote = read_about(about)
     with transaction.atomic():
-        # The seat's row only: a message must not wait for the game's lock (moves hold it).
-        seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=seat.pk)
+        seat = locked_seat(seat)  # the game's row first, as moves and deadlines take it
         game = seat.game
         state = game.engine_state()
         kind = state.phase.kind if state.phase else ""
@@ -135,6 +144,7 @@ def post(
             created_at=now,
         )
         notifications.record_talk(game, message, state)  # the readers' talk emails
+        mark_read(seat, seen)
         return message
 
 

@@ -50,7 +50,8 @@ def say(request, token: str):
         chosen = {name: request.POST.get(name, "") for name in ("to", "about")}
         try:
             to_index = talk.read_target(chosen["to"])
-            message = talk.post(seat, raw, timezone.now(), to_index, chosen["about"])
+            seen = request.POST.get("seen", "")  # who answers has read what they answer
+            message = talk.post(seat, raw, timezone.now(), to_index, chosen["about"], seen)
         except ServiceError as error:
             messages.error(request, error.message)
             status = REFUSED_STATUS.get(error.code, 400)
@@ -61,8 +62,6 @@ def say(request, token: str):
             if isinstance(error, talk.TooFast):
                 response["Retry-After"] = str(error.retry_after)
             return response
-        # Who answers has read what they answer.
-        talk.mark_read(seat, request.POST.get("seen", ""))
         messages.success(request, talk_panel.posted(message))
     return redirect(_table(token))
 

@@ -235,3 +235,16 @@ def test_bad_characters_are_stored_without_failing(game):
     received = reply(bob, "a\x00b\ud800c", sender="x\x00 <y\x00@z>", message_id="<\x00>")
     assert replies.handle(received) in (Outcome.HELD_SENDER, Outcome.REFUSED)
     assert not TalkMessage.objects.exists()
+
+
+def test_a_reply_whose_transaction_was_a_deadlocks_victim_is_handled_once(game, monkeypatch):
+    """Rolled back whole by the database, the reply is handled again from the start:
+    one row, one line of talk, one answer."""
+    from tests.support.database_errors import deadlock, failing_once
+
+    answer = failing_once(notifications.record_reply_answer, deadlock())
+    monkeypatch.setattr(notifications, "record_reply_answer", answer)
+    assert replies.handle(reply(seat(game))) == Outcome.TALK_POSTED
+    assert answer.calls == 2
+    assert [m.text for m in TalkMessage.objects.filter(game=game)] == ["You are bluffing."]
+    assert InboundMessage.objects.count() == 1 and answers().count() == 1

@@ -388,3 +388,18 @@ def test_any_flowed_body_gives_no_500(game, settings, body, params):
     fields = mailgun_fields(ben(game), "")
     fields["body-mime"] = flowed_mime(ben(game), body, "format=flowed" + params)
     assert mailgun(fields, "/anymail/mailgun/inbound_mime/").status_code in (200, 400)
+
+
+def test_a_reply_whose_connection_was_lost_is_handled_once_on_a_new_one(game, monkeypatch):
+    """The webhook runs again on a new connection (games.web.middleware): the reply's
+    first run was rolled back whole, so the ESP gets a 200 and the line is posted once."""
+    from games.web import middleware
+    from tests.support.database_errors import failing_once, lost_connection
+
+    answer = failing_once(notifications.record_reply_answer, lost_connection())
+    monkeypatch.setattr(notifications, "record_reply_answer", answer)
+    monkeypatch.setattr(middleware, "_unusable_connections", lambda: [])
+    assert postmark(postmark_payload(ben(game), "I am honest, Ann.")).status_code == 200
+    assert answer.calls == 2
+    assert talk_of(game) == [(1, "I am honest, Ann.")]
+    assert InboundMessage.objects.count() == 1

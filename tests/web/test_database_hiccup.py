@@ -160,3 +160,18 @@ def django_error(cause: Exception) -> OperationalError:
 )
 def test_a_lost_connection_is_known_by_the_error_itself(cause, lost):
     assert middleware.is_lost_connection(django_error(cause)) is lost
+
+
+def test_a_talk_line_whose_connection_was_lost_is_posted_once(client, lost_connection):
+    """Lost as the line marks what its writer has read: that is in the line's own
+    commit, so the request run again posts it once, not twice."""
+    from games.core import talk
+    from games.models import TalkMessage
+    from tests.support.database_errors import failing_once
+    from tests.support.database_errors import lost_connection as lost
+
+    game = start_game()
+    with mock.patch.object(talk, "mark_read", failing_once(talk.mark_read, lost())) as marking:
+        response = client.post(path_of(game.seats.get(index=1)) + "talk/", {"text": "Honest!"})
+    assert response.status_code == 302 and marking.calls == 2
+    assert [m.text for m in TalkMessage.objects.filter(game=game)] == ["Honest!"]

@@ -302,3 +302,16 @@ def test_any_bytes_in_the_talk_form(client, game, settings, raw, text):
     settings.TALK_BURST = 10_000
     check_bytes(client, game, b"text=" + quote_from_bytes(raw).encode())
     check_bytes(client, game, b"text=" + quote(text, errors="surrogatepass").encode())
+
+
+def test_a_line_whose_transaction_was_a_deadlocks_victim_is_posted_once(client, game, monkeypatch):
+    """The database chose the post as a deadlock's victim and rolled it back whole:
+    it is run again, as a move is, and the player never sees a 500."""
+    from games.core import notifications
+    from tests.support.database_errors import deadlock, failing_once
+
+    record = failing_once(notifications.record_talk, deadlock())
+    monkeypatch.setattr(notifications, "record_talk", record)
+    response = say(client, game, 1, "Nothing to see in my bag.")
+    assert response.status_code == 302 and record.calls == 2
+    assert [m.text for m in TalkMessage.objects.filter(game=game)] == ["Nothing to see in my bag."]

@@ -10,7 +10,9 @@ Creates N games whose phases get a deadline a few seconds after they start (the
 drill moves each new deadline in; the organizer's settings allow no less than a
 minute), and plays them with random legal moves through the seat pages (GET the
 page, POST its form, as a browser does); some seats sleep through a phase so
-that deadlines fall. Meanwhile, in turn: kill -9 of a Celery process or a web
+that deadlines fall. Between moves, seats talk: a line through the page's talk
+form, or a reply by email through the inbound webhook, as Postmark posts it
+(games/devtools/drill_talk.py). Meanwhile, in turn: kill -9 of a Celery process or a web
 worker it started (and start a dead one again, as a process manager would),
 kill -9 of beat, FLUSHDB of its Redis database, pg_terminate_backend of the
 other connections to its database.
@@ -18,8 +20,11 @@ other connections to its database.
 Then it prints: games finished or stuck, invariant violations (replay equals
 the snapshot, conservation, the engine's checks), emails owed / delivered once
 / duplicated (and whether counted as in doubt) / lost / still owed / failed,
-HTTP 5xx, and deadline lateness (a ``timed_out`` event's time minus the
-deadline it answered).
+deadline lateness (a ``timed_out`` event's time minus the deadline it
+answered), and three lines a drill must show at 0: ``deadlocks: N`` (PostgreSQL's
+own count for the database, pg_stat_database), ``5xx: N`` (the site's answers
+to every request, moves, talk and webhooks) and ``talk lines lost: N`` (lines
+the site took, or answered with a 5xx, that are not in the database).
 
     createdb -h 127.0.0.1 -U postgres chaos
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/chaos \\
@@ -55,16 +60,18 @@ from django.utils import timezone
 
 from games import engine
 from games.core import game_setup, links
-from games.devtools import flaky_esp
+from games.devtools import drill_talk, flaky_esp
 from games.engine.invariants import check_state
 from games.engine.self_play import RandomPlayers
 from games.management.commands.bench_deadlines import percentile
-from games.models import Game, GameEvent, OutboxEmail
+from games.models import Game, GameEvent, InboundMessage, OutboxEmail, TalkMessage
 from games.present.moves import form_fields
 
 FAULTS = ("worker", "web", "beat", "redis", "db")
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 OFFER_CHANCE = 0.15  # of an inspection move being an offer rather than the required one
+TALK_CHANCE = 0.25  # of a player's turn being a line of talk rather than a move
+REPLY_DOMAIN = "reply.drill.invalid"
 
 
 def children(pid: int) -> list:
@@ -80,6 +87,16 @@ def children(pid: int) -> list:
         if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
             found.append(int(entry))
     return found
+
+
+def deadlocks() -> int:
+    """PostgreSQL's count of deadlocks in this database so far (every victim, the
+    ones a write ran again included). A backend reports it as it ends: read once
+    the drill's processes are stopped."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
 
 
 class Stack:
@@ -171,6 +188,10 @@ class Command(BaseCommand):
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DEADLINES_CONCURRENCY": "2",
             "PYTHONUNBUFFERED": "1",
+            # Replies by email, through Postmark's inbound webhook.
+            "INBOUND_DOMAIN": REPLY_DOMAIN,
+            "INBOUND_ESPS": "postmark",
+            "ANYMAIL_WEBHOOK_SECRET": self.webhook_secret,
         }
         stack = Stack(env, tmp / "services.log")
         py = sys.executable
@@ -248,7 +269,10 @@ class Command(BaseCommand):
         try:
             while not stop.is_set():
                 try:
-                    moved = self.move_once(session, players, rnd, rnd.choice(ids), asleep)
+                    if rnd.random() < TALK_CHANCE:
+                        moved = self.talk_once(session, rnd, rnd.choice(ids))
+                    else:
+                        moved = self.move_once(session, players, rnd, rnd.choice(ids), asleep)
                 except Exception:  # our own database connection was cut: a new one
                     connections.close_all()
                     moved = False
@@ -284,15 +308,21 @@ class Command(BaseCommand):
         self.post(session, f"{self.base}/play/{token}/", form_fields(command, since))
         return True
 
-    def post(self, session, url: str, fields: dict) -> None:
+    def post(self, session, url: str, fields: dict, to: str = "", line=None) -> None:
+        """GET the page at ``url``, then POST ``fields`` with its CSRF token to ``to``
+        (the page itself by default) as a browser does; a talk ``line`` keeps the
+        answer's status."""
         try:
             page = session.get(url, timeout=30)
             self.count_status(page.status_code)
             found = CSRF.search(page.text)
             if page.status_code >= 400 or not found:
                 return
+            if line is not None:
+                with self.lock:
+                    self.lines.append(line)
             answer = session.post(
-                url,
+                to or url,
                 data={**fields, "csrfmiddlewaretoken": found.group(1)},
                 headers={"Origin": self.base, "Referer": url},
                 allow_redirects=False,
@@ -300,10 +330,57 @@ class Command(BaseCommand):
             )
             self.count_status(answer.status_code)
             with self.lock:
-                self.http["moves posted"] += 1
+                if line is None:
+                    self.http["moves posted"] += 1
+                else:
+                    line.answers.append(answer.status_code)
         except requests.RequestException:
             with self.lock:
                 self.http["connection errors"] += 1
+                if line is not None:
+                    line.answers.append(drill_talk.NO_ANSWER)
+
+    def talk_once(self, session, rnd, game_id: int) -> bool:
+        """A seat of the game says a line, by its page or by a reply to its email."""
+        seat = Game.objects.get(pk=game_id).seats.order_by("?").first()
+        channel = rnd.choice([drill_talk.PAGE, drill_talk.WEBHOOK])
+        with self.lock:
+            self.line_count += 1
+            line = drill_talk.new_line(channel, self.line_count)
+        if channel == drill_talk.PAGE:
+            url = f"{self.base}/play/{links.make_token(seat)}/"
+            self.post(session, url, {"text": line.text}, to=url + "talk/", line=line)
+        else:
+            with self.lock:
+                self.lines.append(line)
+            payload = drill_talk.reply_payload(
+                line, seat.name, seat.email, seat.reply_key, REPLY_DOMAIN
+            )
+            self.reply(payload, line)
+        return True
+
+    def reply(self, payload: dict, line) -> None:
+        """Post a reply to the inbound webhook as an ESP does: again after a 5xx or no answer."""
+        user, _colon, password = self.webhook_secret.partition(":")
+        for _try in range(drill_talk.ESP_TRIES):
+            try:
+                answer = requests.post(
+                    f"{self.base}/anymail/postmark/inbound/",
+                    json=payload,
+                    auth=(user, password),
+                    timeout=30,
+                )
+                status = answer.status_code
+                self.count_status(status)
+            except requests.RequestException:
+                status = drill_talk.NO_ANSWER
+                with self.lock:
+                    self.http["connection errors"] += 1
+            with self.lock:
+                line.answers.append(status)
+            if drill_talk.NO_ANSWER < status < 500:
+                return
+            time.sleep(1)
 
     def count_status(self, status: int) -> None:
         with self.lock:
@@ -384,6 +461,21 @@ class Command(BaseCommand):
             counts["in doubt"] += in_doubt
         return counts
 
+    def talk_counts(self, ids: list) -> Counter:
+        texts = [line.text for line in self.lines]
+        kept = Counter(
+            TalkMessage.objects.filter(game_id__in=ids, text__in=texts).values_list(
+                "text", flat=True
+            )
+        )
+        replied = [line.message_id for line in self.lines if line.message_id]
+        outcomes = dict(
+            InboundMessage.objects.filter(message_id__in=replied).values_list(
+                "message_id", "outcome"
+            )
+        )
+        return drill_talk.tally(self.lines, kept, outcomes)
+
     def lateness(self, ids: list) -> list:
         late = []
         timed_out = GameEvent.objects.filter(game_id__in=ids, type="timed_out")
@@ -413,7 +505,10 @@ class Command(BaseCommand):
         self.lock = threading.Lock()
         self.sleeping, self.deadlines = {}, {}
         self.http = Counter()
+        self.lines, self.line_count = [], 0
+        self.webhook_secret = f"drill:{uuid.uuid4().hex}"
         self.say(f"logs: {tmp}")
+        deadlocks_before = deadlocks()
         stack = self.start_stack(tmp, options)
         ids, done = [], Counter()
         try:
@@ -464,11 +559,11 @@ class Command(BaseCommand):
                 time.sleep(1)
         finally:
             stack.stop()
-        self.report(ids, tmp, done, options)
+        self.report(ids, tmp, done, options, deadlocks() - deadlocks_before)
         if not options["keep"]:
             Game.objects.filter(pk__in=ids).delete()
 
-    def report(self, ids: list, tmp: Path, done: Counter, options) -> None:
+    def report(self, ids: list, tmp: Path, done: Counter, options, deadlocked: int) -> None:
         games = Game.objects.filter(pk__in=ids)
         finished = games.filter(status=Game.Status.FINISHED).count()
         now = timezone.now()
@@ -478,6 +573,7 @@ class Command(BaseCommand):
         problems = self.invariant_violations(ids)
         mail = self.email_counts(ids, tmp / "mail.jsonl")
         late = self.lateness(ids)
+        talk = self.talk_counts(ids)
         self.say("")
         self.say(
             f"games: {len(ids)}; finished {finished}, still in play {len(ids) - finished}, "
@@ -489,8 +585,17 @@ class Command(BaseCommand):
             self.say(f"  {problem}")
         self.say(
             f"moves posted: {self.http['moves posted']}; HTTP requests {self.http['requests']}, "
-            f"5xx {self.http['5xx']}, connection errors {self.http['connection errors']}"
+            f"connection errors {self.http['connection errors']}"
         )
+        self.say(
+            f"talk lines sent {len(self.lines)} ({talk['sent by page']} by page, "
+            f"{talk['sent by webhook']} by reply): kept {talk['kept']}, refused "
+            f"{talk['refused']}, doubled {talk['doubled']}, answered 5xx {talk['5xx answered']}, "
+            f"unanswered and not kept {talk['unanswered, not kept']}"
+        )
+        self.say(f"deadlocks: {deadlocked}")
+        self.say(f"5xx: {self.http['5xx']}")
+        self.say(f"talk lines lost: {talk['lost']}")
         self.say(
             f"emails owed {mail['owed']}: delivered once {mail['once']}, duplicated "
             f"{mail['duplicated']} ({mail['extra copies']} extra copies, "
