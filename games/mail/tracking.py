@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import notifications
+from games.core.game_writes import locked_seat
 from games.models import DeliveryEvent, OutboxEmail, Seat
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,9 @@ def record(esp: str, event) -> DeliveryEvent | None:
 
 
 def _update_seat(email: OutboxEmail, event: DeliveryEvent) -> None:
-    seat = Seat.objects.select_for_update().get(pk=email.seat_id)
+    # The game's row before the seat's, as every write takes them: a bounce writes the
+    # organizer's alert, a row of the game's, and would wait on a move in a circle.
+    seat = locked_seat(Seat(pk=email.seat_id, game_id=email.game_id))
     if seat.email.lower() != email.to.lower():
         return  # the seat has a new address since: this says nothing of it
     when = event.occurred_at or timezone.now()

@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.core import game_setup, moves, notifications, replies, talk, timers
-from games.models import Game, InboundMessage, Seat, TalkMessage
+from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -204,4 +204,30 @@ def test_a_talk_line_and_a_deadline_at_once_both_land(victims):
     assert TalkMessage.objects.filter(game=game).count() == 1
     assert_moved_on(game)
     assert Seat.objects.get(pk=ben.pk).missed_in_a_row == 1
+    assert victims() == []
+
+
+def test_a_hard_bounce_and_a_phase_ending_move_at_once_both_land(victims):
+    from anymail.signals import AnymailTrackingEvent
+
+    from games.mail import tracking
+
+    game = market_game()
+    Game.objects.filter(pk=game.pk).update(organizer_email="org@example.org")
+    email = OutboxEmail.objects.filter(game=game, seat__index=2).first()
+    bounce = AnymailTrackingEvent(
+        event_type="bounced",
+        event_id="lock-order-bounce",
+        recipient=email.to,
+        metadata={"key": tracking.signed_key(email.key)},
+        description="550 unknown user",
+    )
+    bounced = lambda: tracking.record("postmark", bounce)  # noqa: E731
+    # The bounce stops with the seat locked and the organizer's alert written.
+    bounce_pause = Pause(notifications, "record_undeliverable_alert", after=True)
+    recorded, moved = forced(bounced, bounce_pause, ending_move(game), move_pause())
+    assert recorded.error is None and moved.error is None
+    assert moved.result.accepted
+    assert Seat.objects.get(pk=email.seat_id).undeliverable_at is not None
+    assert_moved_on(game)
     assert victims() == []
