@@ -132,9 +132,11 @@ def test_my_games_counts_each_seats_unread_talk(client, game):
     post(game, 1, "one")
     post(game, 2, "two")
     client.force_login(_person("ann@example.org"))
+    before = path_of(seat(game, 0))
     html = client.get("/my/").content.decode()
+    after = path_of(seat(game, 0))  # a link is signed with its second: one may tick over
     assert "2 new messages in the table talk" in html
-    assert path_of(seat(game, 0)) + "#talk" in html
+    assert before + "#talk" in html or after + "#talk" in html
     read(client, game, 0, TalkMessage.objects.order_by("-id").first().ref)
     assert "new message" not in client.get("/my/").content.decode()
 
