@@ -312,14 +312,15 @@ def _answer(request, invitation: Invitation, form: AcceptForm):
         lobbies.decline(invitation.pk)
         messages.success(request, _("You declined. Thank you for saying so."))
         return redirect("games:invitation", invitation.token)
+    language = _invitation_language(request, invitation)
     if answer != "accept":
         form.add_error(None, _("Press Accept or Decline."))
+        return _show_invitation(request, invitation, form, language, status=400)
     if invitation.via == Invitation.Via.LINK:  # chosen on the join page already
         data = {f: getattr(invitation, f) for f in ("name", "timezone", "language")}
+    elif form.is_valid():
+        data = form.cleaned_data
     else:
-        data = form.cleaned_data if form.is_valid() else {}
-    if form.errors:
-        language = _invitation_language(request, invitation)
         return _show_invitation(request, invitation, form, language, status=400)
     try:
         lobbies.accept(
