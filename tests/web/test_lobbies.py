@@ -9,37 +9,12 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games.core import lobbies, sign_in
+from games.core import lobbies
 from games.models import Game, Invitation, Lobby, OutboxEmail, Person, Seat
+from tests.support.lobby_forms import NEW_GAME, ORIGIN, signed_in
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
-
-ORIGIN = {"HTTP_ORIGIN": "http://testserver"}
-
-NEW_GAME = {
-    "name": "Friday smugglers",
-    "players": "4",
-    "i_play": "on",
-    "my_name": "Alice",
-    "deadline_mode": "daily",
-    "daily_time": "18:00",
-    "deadline_timezone": "Europe/Madrid",
-    "skip_weekends": "on",
-    "edition": "2",
-    "random_order": "0",
-    "invitees": "Bob <bob@example.org>\ncarol@example.org",
-    "advance_early": "on",
-    "away_pauses": "on",
-    "first_sheriff": "1",
-    "talk": "all",
-}
-
-
-def signed_in(address: str) -> Client:
-    client = Client()
-    client.force_login(sign_in.person_for(address))
-    return client
 
 
 def create(client: Client, **changes) -> Lobby:

@@ -15,31 +15,10 @@ from django.utils import timezone
 
 from games.core import lobbies, sign_in
 from games.models import Invitation, Lobby, OutboxEmail
+from tests.support.lobby_forms import NEW_GAME, ORIGIN, signed_in
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
-
-ORIGIN = {"HTTP_ORIGIN": "http://testserver"}
-NEW_GAME = {
-    "name": "Friday smugglers",
-    "players": "4",
-    "i_play": "on",
-    "my_name": "Alice",
-    "deadline_mode": "daily",
-    "daily_time": "18:00",
-    "deadline_timezone": "Europe/Madrid",
-    "edition": "2",
-    "random_order": "0",
-    "invitees": "Bob <bob@example.org>\ncarol@example.org",
-    "first_sheriff": "1",
-    "talk": "all",
-}
-
-
-def signed_in(address: str) -> Client:
-    client = Client()
-    client.force_login(sign_in.person_for(address))
-    return client
 
 
 def create(**changes) -> Lobby:
