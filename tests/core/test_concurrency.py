@@ -91,3 +91,31 @@ def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
     [asked] = [o for o in outcomes if not isinstance(o, lobbies.LobbyError)]
     lobbies.accept(asked.pk, name=asked.name, timezone_name="UTC", language="en")
     assert lobbies.taken(lobby) == 3
+
+
+def test_thirty_join_requests_at_once_keep_at_most_the_free_seats():
+    from games.core import lobbies
+    from games.models import Invitation, OutboxEmail
+
+    lobby = lobbies.open_lobby(
+        organizer_email="ann@example.org",
+        organizer_name="Ann",
+        organizer_language="en",
+        name="Thirty at once",
+        players=6,
+        config={"edition": 2},
+        timing={},
+        invitees=[game_setup.PlayerSpec(n, f"{n}@example.org") for n in ("Ben", "Cid")],
+    )
+
+    def ask(i):
+        try:
+            return lobbies.join_by_link(lobby, f"P{i}", f"p{i}@example.net", "en", "UTC", f"c{i}")
+        except lobbies.LobbyError as error:
+            return error
+
+    outcomes = run_together(*[lambda i=i: ask(i) for i in range(30)])
+    asked = Invitation.objects.filter(lobby=lobby, via=Invitation.Via.LINK)
+    assert sum(isinstance(o, Invitation) for o in outcomes) == asked.count() == 3
+    emails = OutboxEmail.objects.filter(kind="invitation", to__endswith="@example.net")
+    assert emails.count() == 3

@@ -31,3 +31,11 @@ def test_thirty_parallel_asks_from_one_client_store_at_most_its_allowance(settin
     asks = [lambda i=i: sign_in.ask(f"p{i}@example.org", "one-client", "en") for i in range(30)]
     assert sum(run_together(*asks)) == 7
     assert SignIn.objects.filter(client="one-client").count() == 7
+
+
+def test_thirty_parallel_asks_for_lost_links_store_at_most_five():
+    from games.core import my_links
+
+    asks = [lambda i=i: my_links.ask("ann@example.org", f"client-{i}", "en") for i in range(30)]
+    run_together(*asks)
+    assert SignIn.objects.filter(email="ann@example.org", purpose="links").count() == 5
