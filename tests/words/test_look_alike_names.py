@@ -164,3 +164,38 @@ def test_a_player_may_keep_their_own_name_or_change_its_look():
     response = rename(game, 0, "A\u0301nn")  # the same name, with a combining accent
     assert response.status_code in (200, 302)
     assert Seat.objects.get(game=game, index=0).name == "A\u0301nn"
+
+
+# --- invisible letters, in the seat's and the organizer's name fields -----------------------
+
+INVISIBLE_ANNS = ["Ann\u3164", "Ann\uffa0", "Ann\u115f", "Ann\u034f", "Ann\u2800"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_ANNS)
+def test_a_name_with_an_invisible_letter_is_refused_in_a_seats_settings(name):
+    game = create(["Bob", "Ben", "Cid"])
+    before = list(Seat.objects.values())
+    html = rename(game, 1, name).content.decode()
+    assert "A name is one line of plain text" in html
+    assert list(Seat.objects.values()) == before
+
+
+@pytest.mark.parametrize("name", INVISIBLE_ANNS)
+def test_a_name_with_an_invisible_letter_is_refused_as_a_replacement(organizer, name):
+    name = name.replace("Ann", "Eve")  # refused for itself, with no twin at the table
+    game = create(PLAYERS)
+    seat = game.seats.get(index=2)
+    data = {
+        "action": "replace",
+        "version": game.version,
+        "seat": seat.pk,
+        "name": name,
+        "email": "eve@example.org",
+        "timezone": "UTC",
+    }
+    organizer.post(reverse("admin:games_game_control", args=[game.pk]), data, follow=True)
+    assert Seat.objects.get(pk=seat.pk).name == "Cid"
+    with pytest.raises(ValueError):
+        controls.replace_player(
+            seat.pk, expected_version=game.version, name=name, email="eve@example.org"
+        )
