@@ -282,3 +282,16 @@ def test_each_invitees_controls_on_the_lobby_name_them():
         assert f'aria-label="Invite instead of {name}"' in page
     spanish = signed_in("alice@example.org").get(f"/new/{lobby.pk}/", HTTP_ACCEPT_LANGUAGE="es")
     assert 'aria-label="Quitar a Bob"' in spanish.content.decode()
+
+
+def test_no_page_template_puts_markup_in_its_title():
+    """Every page's title block: player text goes in as plain text (``isolated``),
+    never through a filter that makes HTML (a title shows its tags as letters)."""
+    from pathlib import Path
+
+    pages = Path(__file__).resolve().parents[2] / "templates" / "pages"
+    marking = re.compile(r"\|\s*(user_text|bdi|unlinked|safe)\b|<[a-z/]")
+    for template in sorted(pages.glob("*.html")):
+        block = re.search(r"{% block title %}(.*?){% endblock %}", template.read_text(), re.S)
+        if block:
+            assert not marking.search(block[1]), f"{template.name}: {block[1]}"
