@@ -60,33 +60,40 @@ def test_two_seats_moving_at_once_are_serialized():
     assert_log_consistent(game)
 
 
-def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
+def ann_gathers(name: str, players: int, invitees: tuple[str, ...]):
+    """Ann's lobby of ``players`` seats, her own taken, ``invitees`` invited by email."""
     from games.core import lobbies
 
-    lobby = lobbies.open_lobby(
+    specs = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in invitees]
+    return lobbies.open_lobby(
         organizer_email="ann@example.org",
         organizer_name="Ann",
         organizer_language="en",
-        name="Last seat",
-        players=3,
+        name=name,
+        players=players,
         config={"edition": 2},
         timing={},
-        invitees=[game_setup.PlayerSpec("Ben", "ben@example.org")],
-    )
-    lobbies.accept(
-        lobby.invitations.get(email="ben@example.org").pk,
-        name="Ben",
-        timezone_name="UTC",
-        language="en",
+        invitees=specs,
     )
 
-    def ask(name):  # through the join link, from two clients at once
-        try:
-            return lobbies.join_by_link(lobby, name, f"{name}@example.org", "en", "UTC", name)
-        except lobbies.LobbyError as error:
-            return error
 
-    outcomes = run_together(*[lambda n=n: ask(n) for n in ("cid", "dee")])
+def ask_to_join(lobby, name: str, client: str):
+    """A seat asked for through the join link; the refusal, if refused."""
+    from games.core import lobbies
+
+    try:
+        return lobbies.join_by_link(lobby, name, f"{name}@example.net", "en", "UTC", client)
+    except lobbies.LobbyError as error:
+        return error
+
+
+def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
+    from games.core import lobbies
+
+    lobby = ann_gathers("Last seat", 3, ("Ben",))
+    ben = lobby.invitations.get(email="ben@example.org")
+    lobbies.accept(ben.pk, name="Ben", timezone_name="UTC", language="en")
+    outcomes = run_together(*[lambda n=n: ask_to_join(lobby, n, n) for n in ("cid", "dee")])
     assert sorted(type(o).__name__ for o in outcomes) == ["Invitation", "LobbyError"]
     [asked] = [o for o in outcomes if not isinstance(o, lobbies.LobbyError)]
     lobbies.accept(asked.pk, name=asked.name, timezone_name="UTC", language="en")
@@ -94,27 +101,10 @@ def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
 
 
 def test_thirty_join_requests_at_once_keep_at_most_the_free_seats():
-    from games.core import lobbies
     from games.models import Invitation, OutboxEmail
 
-    lobby = lobbies.open_lobby(
-        organizer_email="ann@example.org",
-        organizer_name="Ann",
-        organizer_language="en",
-        name="Thirty at once",
-        players=6,
-        config={"edition": 2},
-        timing={},
-        invitees=[game_setup.PlayerSpec(n, f"{n}@example.org") for n in ("Ben", "Cid")],
-    )
-
-    def ask(i):
-        try:
-            return lobbies.join_by_link(lobby, f"P{i}", f"p{i}@example.net", "en", "UTC", f"c{i}")
-        except lobbies.LobbyError as error:
-            return error
-
-    outcomes = run_together(*[lambda i=i: ask(i) for i in range(30)])
+    lobby = ann_gathers("Thirty at once", 6, ("Ben", "Cid"))
+    outcomes = run_together(*[lambda i=i: ask_to_join(lobby, f"p{i}", f"c{i}") for i in range(30)])
     asked = Invitation.objects.filter(lobby=lobby, via=Invitation.Via.LINK)
     assert sum(isinstance(o, Invitation) for o in outcomes) == asked.count() == 3
     emails = OutboxEmail.objects.filter(kind="invitation", to__endswith="@example.net")

@@ -106,20 +106,24 @@ def test_a_replacement_cannot_take_a_look_alike_of_another_seats_name():
     assert Seat.objects.get(pk=seat.pk).name == "Cid"
 
 
-def test_the_admins_replace_control_says_which_name_it_looks_like(organizer):
-    game = create(PLAYERS)
-    seat = game.seats.get(index=2)
+def replace_in_the_admin(organizer, seat: Seat, name: str):
+    """The admin's "replace" control for ``seat``, with ``name`` at eve@example.org."""
+    game = seat.game
     data = {
         "action": "replace",
         "version": game.version,
         "seat": seat.pk,
-        "name": CYRILLIC_ANN,
+        "name": name,
         "email": "eve@example.org",
         "timezone": "UTC",
     }
-    response = organizer.post(
-        reverse("admin:games_game_control", args=[game.pk]), data, follow=True
-    )
+    return organizer.post(reverse("admin:games_game_control", args=[game.pk]), data, follow=True)
+
+
+def test_the_admins_replace_control_says_which_name_it_looks_like(organizer):
+    game = create(PLAYERS)
+    seat = game.seats.get(index=2)
+    response = replace_in_the_admin(organizer, seat, CYRILLIC_ANN)
     assert response.status_code == 200
     [note] = [str(m) for m in get_messages(response.wsgi_request)]
     assert "would read as the same name" in note and "'Ann'" in note
@@ -185,15 +189,7 @@ def test_a_name_with_an_invisible_letter_is_refused_as_a_replacement(organizer, 
     name = name.replace("Ann", "Eve")  # refused for itself, with no twin at the table
     game = create(PLAYERS)
     seat = game.seats.get(index=2)
-    data = {
-        "action": "replace",
-        "version": game.version,
-        "seat": seat.pk,
-        "name": name,
-        "email": "eve@example.org",
-        "timezone": "UTC",
-    }
-    organizer.post(reverse("admin:games_game_control", args=[game.pk]), data, follow=True)
+    replace_in_the_admin(organizer, seat, name)
     assert Seat.objects.get(pk=seat.pk).name == "Cid"
     with pytest.raises(ValueError):
         controls.replace_player(
