@@ -307,6 +307,10 @@ SIGN_IN_DAYS = env_int("SIGN_IN_DAYS", 90)
 LOBBIES_PER_ORGANIZER_DAILY = env_int("LOBBIES_PER_ORGANIZER_DAILY", 10)
 INVITATIONS_PER_ORGANIZER_DAILY = env_int("INVITATIONS_PER_ORGANIZER_DAILY", 40)
 INVITATION_RESEND_MINUTES = env_int("INVITATION_RESEND_MINUTES", 10)
+# The join link: a seat asked for and not yet confirmed from the asker's mailbox is
+# kept for them this long; and at most this many join emails a lobby in an hour.
+JOIN_CONFIRM_MINUTES = env_int("JOIN_CONFIRM_MINUTES", 60)
+JOIN_EMAILS_PER_LOBBY_HOURLY = env_int("JOIN_EMAILS_PER_LOBBY_HOURLY", 12)
 OFFER_EMAIL_MAX_WAIT_SECONDS = env_int("OFFER_EMAIL_MAX_WAIT_SECONDS", 300)
 # Table-talk emails, gathered the same way: a quiet time after the latest line for
 # their reader, never longer than TALK_EMAIL_MAX_WAIT after the first.

@@ -5,7 +5,16 @@ and the start, which creates the Game with every seat taken.
 Every write locks the lobby's row first, so two people accepting the last seat at
 once cannot both have it. Invitation emails are outbox rows owed in the same
 transaction; none is owed twice for one cause (its key), none to an address that
-asked never to be invited, and each organizer's are paced.
+asked never to be invited, and each organizer's are paced, the join link's included.
+
+The join link takes a seat only once the asker confirms from their own mailbox
+(so nobody holds seats with others' addresses); until then their request keeps a
+seat for them for JOIN_CONFIRM_MINUTES, and the requests kept never outnumber the
+free seats. Its asking is paced per client and address (with the sign-ins) and per
+lobby, and answers alike whatever the address.
+
+An invitation's link answers once: after accept or decline, the start or a
+withdrawal it only says so (games.web.lobbies shows it).
 """
 
 import secrets
@@ -17,9 +26,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.core import game_setup, notifications
+from games.core import game_setup, notifications, sign_in
 from games.core.game_setup import PlayerSpec
-from games.models import Invitation, Lobby, Person
+from games.models import Invitation, Lobby, OutboxEmail, Person, SignIn
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 # The same game set up again this soon is the same form sent twice.
@@ -52,6 +61,18 @@ def _live(lobby: Lobby):
     return lobby.invitations.filter(status__in=LIVE)
 
 
+def promised(lobby: Lobby, now=None, besides: Invitation | None = None) -> int:
+    """The seats taken or promised: accepted, invited by the organizer, or asked for
+    through the join link and waiting (for JOIN_CONFIRM_MINUTES) to be confirmed;
+    ``besides``'s own not counted."""
+    lapsed = _now(now) - timedelta(minutes=settings.JOIN_CONFIRM_MINUTES)
+    waiting_long = Q(via=Invitation.Via.LINK, status=Invitation.Status.INVITED) & (
+        Q(last_sent_at__lt=lapsed) | Q(last_sent_at__isnull=True)
+    )
+    live = _live(lobby).exclude(waiting_long)
+    return (live.exclude(pk=besides.pk) if besides else live).count()
+
+
 def _open(lobby: Lobby) -> None:
     if lobby.status == Lobby.Status.STARTED:
         raise LobbyError(_("This game has started already."))
@@ -63,14 +84,27 @@ def opted_out(email: str) -> bool:
     return Person.objects.filter(email=email, no_invitations_at__isnull=False).exists()
 
 
+def _emails_since(invitations, since) -> int:
+    """The invitation emails owed to ``invitations`` since ``since``: one outbox row
+    each, a "send again" and a join link's confirmation included."""
+    ids = list(invitations.filter(last_sent_at__gte=since).values_list("pk", flat=True))
+    return OutboxEmail.objects.filter(
+        kind=notifications.INVITATION, params__invitation__in=ids, created_at__gte=since
+    ).count()
+
+
 def _paced(lobby: Lobby, now) -> bool:
     """The organizer's invitation emails of the last day, over all their lobbies."""
-    sent = Invitation.objects.filter(
-        lobby__organizer_email=lobby.organizer_email,
-        last_sent_at__gte=now - timedelta(days=1),
-        via=Invitation.Via.EMAIL,
-    ).count()
-    return sent >= settings.INVITATIONS_PER_ORGANIZER_DAILY
+    theirs = Invitation.objects.filter(lobby__organizer_email=lobby.organizer_email)
+    return (
+        _emails_since(theirs, now - timedelta(days=1)) >= settings.INVITATIONS_PER_ORGANIZER_DAILY
+    )
+
+
+def _join_paced(lobby: Lobby, now) -> bool:
+    """The join link's emails of the last hour, for this lobby."""
+    asked = lobby.invitations.filter(via=Invitation.Via.LINK)
+    return _emails_since(asked, now - timedelta(hours=1)) >= settings.JOIN_EMAILS_PER_LOBBY_HOURLY
 
 
 def open_lobby(
@@ -168,7 +202,7 @@ def _invite(lobby: Lobby, name: str, email: str, now) -> Invitation:
     email = game_setup.email_address(email).lower()
     if _live(lobby).filter(email=email).exists():
         raise LobbyError(_("%(address)s is invited already.") % {"address": email})
-    if _live(lobby).count() >= lobby.players:
+    if promised(lobby, now) >= lobby.players:
         raise LobbyError(
             _("Every seat is taken or promised: remove someone before inviting another.")
         )
@@ -258,21 +292,29 @@ def fill(invitation_id: int, name: str, email: str, now=None) -> Invitation:
 
 
 def join_by_link(
-    lobby: Lobby, name: str, email: str, language: str, timezone_name: str, now=None
-) -> Invitation:
-    """Someone with the join link asks for a seat: an invitation of their own, which
+    lobby: Lobby,
+    name: str,
+    email: str,
+    language: str,
+    timezone_name: str,
+    client: str,
+    now=None,
+) -> Invitation | None:
+    """Someone with the join link asks for a seat: a request of their own, which
     they confirm from their email (so nobody joins in another's name). Asking again
-    sends the email again, within the resend pacing."""
+    sends the email again, within the resend pacing. Refused (LobbyError) only for
+    what is the same for every address: the link closed, no seat free, the lobby's
+    or the organizer's pace. None when no email is owed (the asker or the address
+    paced, an address that wants no invitations): the page says the same then."""
     now = _now(now)
     with transaction.atomic():
-        lobby = locked(lobby.pk)
-        _open(lobby)
-        if not lobby.join_open:
-            raise LobbyError(_("The organizer has closed this join link."))
-        if is_full(lobby):
-            raise LobbyError(_("Every seat is taken."))
+        lobby = _joinable(lobby, now)
         name = game_setup.player_name(name)
         email = game_setup.email_address(email).lower()
+        if _join_paced(lobby, now) or _paced(lobby, now):
+            raise LobbyError(_("Many seats were asked for here lately: try again later."))
+        if sign_in.take_ask(email, client, now, SignIn.Purpose.JOIN, used_at=now) is None:
+            return None
         existing = _live(lobby).filter(email=email).first()
         if existing is not None:
             wait = timedelta(minutes=settings.INVITATION_RESEND_MINUTES)
@@ -282,19 +324,58 @@ def join_by_link(
                 _owe_invitation(existing, now)
             return existing
         if opted_out(email):  # they asked for no invitations: the same answer, no email
-            return Invitation(lobby=lobby, email=email, name=name, via=Invitation.Via.LINK)
-        invitation = Invitation.objects.create(
-            lobby=lobby,
-            email=email,
-            name=name,
-            via=Invitation.Via.LINK,
-            language=language,
-            timezone=timezone_name,
-            position=_next_position(lobby),
-            created_at=now,
-        )
+            return None
+        invitation = _new_request(lobby, name, email, language, timezone_name, now)
         _owe_invitation(invitation, now)
     return invitation
+
+
+def join_signed_in(
+    lobby: Lobby, name: str, email: str, language: str, timezone_name: str, now=None
+) -> Invitation:
+    """Someone signed in takes a seat through the join link at once: their sign-in
+    proved the address, so no email is needed. Their invitation, if they had one,
+    is the seat they take."""
+    now = _now(now)
+    with transaction.atomic():
+        lobby = locked(lobby.pk)
+        mine = _live(lobby).filter(email=email).first()
+        if mine is not None and mine.status == Invitation.Status.ACCEPTED:
+            raise LobbyError(_("You have a seat at this table already."))
+        if mine is None:
+            _check_joinable(lobby, now)
+            mine = _new_request(
+                lobby, game_setup.player_name(name), email, language, timezone_name, now
+            )
+        return accept(mine.pk, name=name, timezone_name=timezone_name, language=language, now=now)
+
+
+def _joinable(lobby: Lobby, now) -> Lobby:
+    """The lobby, locked, if its join link may take one more request."""
+    lobby = locked(lobby.pk)
+    _check_joinable(lobby, now)
+    return lobby
+
+
+def _check_joinable(lobby: Lobby, now) -> None:
+    _open(lobby)
+    if not lobby.join_open:
+        raise LobbyError(_("The organizer has closed this join link."))
+    if promised(lobby, now) >= lobby.players:
+        raise LobbyError(_("Every seat is taken or promised: try again later."))
+
+
+def _new_request(lobby, name, email, language, timezone_name, now) -> Invitation:
+    return Invitation.objects.create(
+        lobby=lobby,
+        email=email,
+        name=name,
+        via=Invitation.Via.LINK,
+        language=language,
+        timezone=timezone_name,
+        position=_next_position(lobby),
+        created_at=now,
+    )
 
 
 def by_token(token: str) -> Invitation | None:
@@ -314,12 +395,16 @@ def accept(
         invitation = Invitation.objects.get(pk=invitation_id)
         lobby = locked(invitation.lobby_id)
         invitation.refresh_from_db()
-        if invitation.status == Invitation.Status.ACCEPTED:
-            return invitation
+        if invitation.status == Invitation.Status.ACCEPTED:  # a link answers once
+            raise LobbyError(_("This invitation was answered already."))
         _open(lobby)
         if invitation.status != Invitation.Status.INVITED:
             raise LobbyError(_("This invitation was withdrawn or declined."))
-        if is_full(lobby):
+        if is_full(lobby) or (
+            # A join request takes a free seat, never one promised to someone else.
+            invitation.via == Invitation.Via.LINK
+            and promised(lobby, now, besides=invitation) >= lobby.players
+        ):
             raise LobbyError(_("Every seat is taken."))
         name = game_setup.player_name(name)
         others = lobby.invitations.filter(status=Invitation.Status.ACCEPTED)

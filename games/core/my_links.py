@@ -1,8 +1,9 @@
 """Resend my links: a person who lost their emails asks, by address, for one email
 with a link to each seat they hold in a game in play.
 
-The asking is paced with the sign-ins (a SignIn row of purpose LINKS, counted by
-sign_in.paced), so neither form lets anyone flood an inbox the other would not.
+The asking is paced with the sign-ins (a SignIn row of purpose LINKS, counted and
+recorded in one step by sign_in.take_ask), so neither form lets anyone flood an
+inbox the other would not.
 The answer is the same whether the address plays here or not, and whether it
 was paced: only the email, owed to an address with seats, differs.
 """
@@ -28,17 +29,10 @@ def ask(email: str, client: str, language: str, now=None) -> bool:
     now = now or timezone.now()
     email = email.strip().lower()
     with transaction.atomic():
-        if sign_in.paced(email, client, now):
-            return False
         # Used at once: it paces, and never signs anyone in.
-        asked = SignIn.objects.create(
-            email=email,
-            client=client,
-            code_hash="",
-            created_at=now,
-            used_at=now,
-            purpose=SignIn.Purpose.LINKS,
-        )
+        asked = sign_in.take_ask(email, client, now, SignIn.Purpose.LINKS, used_at=now)
+        if asked is None:
+            return False
         if not Seat.objects.filter(email__iexact=email, game__status=Game.Status.ACTIVE).exists():
             return False
         notifications.record_links(asked, language)

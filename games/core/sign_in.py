@@ -5,6 +5,10 @@ transaction) with a link and a 6-digit code. The answer to the asker is the same
 whether the address is known or not, and whether it was paced or not, so the form
 tells nobody who plays here. The link's GET only shows a button; its POST, or the
 code typed on the asking device, signs in, once, within SIGN_IN_MINUTES.
+
+The same rows pace every form that makes the site email an address someone typed
+(a sign-in, "resend my links", a seat asked for through a join link): ``take_ask``
+counts and records one ask as one step, so parallel requests cannot overrun it.
 """
 
 import hashlib
@@ -15,7 +19,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -54,16 +58,47 @@ def paced(email: str, client: str, now) -> bool:
     )
 
 
+def take_ask(email: str, client: str, now, purpose=SignIn.Purpose.SIGN_IN, **fields):
+    """One ask for an email to ``email`` from ``client``, recorded (a SignIn row of
+    ``purpose``) unless paced; None when paced. Inside the caller's transaction,
+    which holds the address's and the client's locks until it ends: the count and
+    the row are one step, whatever runs beside it."""
+    _one_ask_at_a_time(f"address:{email}", f"client:{client}")
+    if paced(email, client, now):
+        return None
+    return SignIn.objects.create(
+        email=email, client=client, code_hash="", created_at=now, purpose=purpose, **fields
+    )
+
+
+def _one_ask_at_a_time(*keys: str) -> None:
+    """PostgreSQL: a transaction-scoped advisory lock per key, taken in one order
+    (so two asks never wait for each other in a circle). Counting rows is not enough
+    there: two transactions would each count before seeing the other's row. SQLite
+    needs nothing: its IMMEDIATE transactions let one writer in at a time."""
+    if connection.vendor != "postgresql":
+        return
+    ids = sorted({_lock_id(key) for key in keys})
+    with connection.cursor() as cursor:
+        for lock_id in ids:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
+
+
+def _lock_id(key: str) -> int:
+    digest = hashlib.sha256(f"{LINK_SALT}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)  # PostgreSQL's bigint
+
+
 def ask(email: str, client: str, language: str, now=None) -> bool:
     """Owe a sign-in email to ``email`` (already checked as an address), unless
     paced. Returns whether one is owed; the page says the same either way."""
     now = now or timezone.now()
     email = email.strip().lower()
     with transaction.atomic():
-        if paced(email, client, now):
+        sign_in = take_ask(email, client, now)
+        if sign_in is None:
             return False
         code = f"{secrets.randbelow(10**CODE_DIGITS):0{CODE_DIGITS}d}"
-        sign_in = SignIn.objects.create(email=email, client=client, code_hash="", created_at=now)
         sign_in.code_hash = _code_hash(sign_in.pk, code)
         sign_in.save(update_fields=["code_hash"])
         notifications.record_sign_in(sign_in, code, language)

@@ -395,8 +395,9 @@ class SignIn(models.Model):
     class Purpose(models.TextChoices):
         SIGN_IN = "sign_in", "Sign in"
         LINKS = "links", "Resend my links"  # an email with a link to each active seat
+        JOIN = "join", "Join by link"  # a seat asked for through a lobby's join link
 
-    # Both purposes count towards the same pacing: one form would not bypass the other.
+    # Every purpose counts towards the same pacing: one form would not bypass another.
     purpose = models.CharField(max_length=8, choices=Purpose.choices, default=Purpose.SIGN_IN)
 
     class Meta:

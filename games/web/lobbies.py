@@ -16,8 +16,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.core import links, lobbies
-from games.models import Invitation, Lobby, Seat
+from games.core import lobbies, sign_in
+from games.models import Invitation, Lobby
 from games.present import pace
 from games.present.clock import ZONES
 from games.present.game_fields import TIMING_FIELDS
@@ -26,6 +26,7 @@ from games.web import sign_in as sign_in_pages
 from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
 from games.web.new_game import NewTableForm
 from games.web.views import _private
+from sheriff_pbem.security import client_ip
 
 LOBBY_ACTIONS = ("invite", "remove", "resend", "fill", "start", "cancel", "close_link", "open_link")
 
@@ -158,7 +159,7 @@ def lobby_page(request, pk: int):
         "join_url": settings.SITE_URL + reverse("games:join", args=[lobby.join_token]),
         "open": lobby.status == Lobby.Status.OPEN,
         "full": lobbies.is_full(lobby),
-        "live": shown.filter(status__in=lobbies.LIVE).count(),
+        "live": lobbies.promised(lobby),
         "start_at": _moment(lobby.start_at, lobby.timing.get("deadline_timezone")),
     }
     return _render(request, "lobby.html", context)
@@ -250,61 +251,77 @@ def _invitation_language(request, invitation: Invitation) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 @in_browser_language
 def invitation_page(request, token: str):
+    """An invitation's link answers once: accept (which signs the invitee in: the
+    email proved the address) or decline. Answered, withdrawn or past the start,
+    it only says so, with a way to sign in; never a seat's link, so that whoever
+    holds a forwarded email gets nothing of the invitee's."""
     invitation = lobbies.by_token(token)
     if invitation is None:
         return _gone(request, _("This invitation link is not one of ours."), None, 404)
     language = _invitation_language(request, invitation)
     with translation.override(language):
+        posted = request.POST if request.method == "POST" else None
         form = AcceptForm(
-            request.POST or None,
+            posted,
             initial={
                 "name": invitation.name,
                 "timezone": invitation.timezone,
                 "language": language,
             },
         )
-        if request.method == "POST":
+        if posted is not None and _state(invitation) == "open":
             return _answer(request, invitation, form)
         return _show_invitation(request, invitation, form, language)
 
 
-def _show_invitation(request, invitation, form, language, status=200):
+def _state(invitation: Invitation) -> str:
+    """Where the invitation stands, as its page tells it: "open" (it may be
+    answered), "accepted", "declined", "withdrawn", "started", "cancelled", "full"."""
     lobby = invitation.lobby
-    seat = _seat_of(invitation)
+    if lobby.status == Lobby.Status.STARTED:
+        return "started"
+    if lobby.status != Lobby.Status.OPEN:
+        return "cancelled"
+    if invitation.status != Invitation.Status.INVITED:
+        return {"accepted": "accepted", "declined": "declined"}.get(invitation.status, "withdrawn")
+    return "full" if lobbies.is_full(lobby) else "open"
+
+
+def _show_invitation(request, invitation, form, language, status=200):
+    state = _state(invitation)
     context = {
-        **facts(lobby),
+        **facts(invitation.lobby),
         "invitation": invitation,
+        "state": state,
         "form": form,
         "zones": ZONES,
-        "seat_url": links.seat_path(seat) if seat else "",
-        "answerable": invitation.status == Invitation.Status.INVITED
-        and lobby.status == Lobby.Status.OPEN
-        and not lobbies.is_full(lobby),
+        "signed_in": _signed_in(request) is not None,
+        "sign_in_url": reverse("games:sign-in")
+        + "?"
+        + urlencode({"next": reverse("games:my-games")}, safe="/"),
+        "my_games_url": reverse("games:my-games"),
     }
-    if invitation.status == Invitation.Status.INVITED and lobby.status == Lobby.Status.OPEN:
-        status = status if context["answerable"] else 410
+    if state not in ("open", "accepted", "declined"):
+        status = 410
     return _render(request, "invitation.html", context, status=status, language=language)
-
-
-def _seat_of(invitation: Invitation) -> Seat | None:
-    lobby = invitation.lobby
-    if invitation.status != Invitation.Status.ACCEPTED or lobby.game_id is None:
-        return None
-    return Seat.objects.filter(game_id=lobby.game_id, email__iexact=invitation.email).first()
 
 
 def _answer(request, invitation: Invitation, form: AcceptForm):
     answer = request.POST.get("answer")
-    if answer not in ("accept", "decline"):
-        form.add_error(None, _("Press Accept or Decline."))
     if answer == "decline":
         lobbies.decline(invitation.pk)
         messages.success(request, _("You declined. Thank you for saying so."))
         return redirect("games:invitation", invitation.token)
-    if form.errors or not form.is_valid():
-        language = _invitation_language(request, invitation)
+    language = _invitation_language(request, invitation)
+    if answer != "accept":
+        form.add_error(None, _("Press Accept or Decline."))
         return _show_invitation(request, invitation, form, language, status=400)
-    data = form.cleaned_data
+    if invitation.via == Invitation.Via.LINK:  # chosen on the join page already
+        data = {f: getattr(invitation, f) for f in ("name", "timezone", "language")}
+    elif form.is_valid():
+        data = form.cleaned_data
+    else:
+        return _show_invitation(request, invitation, form, language, status=400)
     try:
         lobbies.accept(
             invitation.pk,
@@ -316,6 +333,7 @@ def _answer(request, invitation: Invitation, form: AcceptForm):
         messages.error(request, str(error))
         return redirect("games:invitation", invitation.token)
     # The email proved the address: the invitee is signed in, unless someone is.
+    # Only here, by the one answer that accepted: the link never signs in again.
     if not request.user.is_authenticated:
         sign_in_pages.sign_in_as(request, invitation.email)
     messages.success(request, _("You are in. Your first email comes when the game starts."))
@@ -339,7 +357,7 @@ def join_page(request, token: str):
         return _gone(request, refusal, lobby)
     email = _signed_in(request)
     form = JoinForm(
-        request.POST or None,
+        request.POST if request.method == "POST" else None,
         signed_in_as=email,
         initial={"email": email or "", "timezone": "UTC"},
     )
@@ -362,18 +380,19 @@ def _join_refusal(lobby: Lobby) -> str:
 
 
 def _join(request, lobby: Lobby, form: JoinForm, signed_in_as: str | None):
+    """A seat asked for: at once for someone signed in as the address given, else
+    by an email to confirm it. The answer is the same whether or not an email went."""
     data = form.cleaned_data
     language = browser_language(request)
     try:
-        invitation = lobbies.join_by_link(
-            lobby, data["name"], data["email"], language, data["timezone"]
-        )
-        if signed_in_as and invitation.pk and invitation.email == signed_in_as:
-            lobbies.accept(
-                invitation.pk, name=data["name"], timezone_name=data["timezone"], language=language
+        if signed_in_as and data["email"] == signed_in_as:
+            invitation = lobbies.join_signed_in(
+                lobby, data["name"], signed_in_as, language, data["timezone"]
             )
             messages.success(request, _("You are in. Your first email comes when the game starts."))
             return redirect("games:invitation", invitation.token)
+        client = sign_in.client_key(client_ip(request))
+        lobbies.join_by_link(lobby, data["name"], data["email"], language, data["timezone"], client)
     except ValueError as error:
         form.add_error(None, str(error))
         context = {**facts(lobby), "form": form, "zones": ZONES, "signed_in_as": signed_in_as}

@@ -13,10 +13,19 @@ from games.words.user_text import BIDI_CONTROLS  # one list: what display strips
 
 # Control characters, and the line and paragraph separators (line breaks too).
 UNPRINTABLE = frozenset({"Cc", "Zl", "Zp"})
-# Of the invisible format characters, a name keeps only the joiners that some
-# scripts and emoji sequences need (ZWNJ, ZWJ): a zero-width space, a word joiner
-# or a soft hyphen would let "Ann" and "An\u200bn" look the same.
+# Of the invisible characters, a name keeps only the joiners that some scripts and
+# emoji sequences need (ZWNJ, ZWJ); name_keys drops them when names are compared.
 JOINERS = frozenset("\u200c\u200d")
+# What displays as nothing: Unicode's Default_Ignorable_Code_Point (zero-width
+# space, word joiner, soft hyphen, combining grapheme joiner, the Hangul fillers,
+# variation selectors, tags...), as the ICU the site runs with knows it, and the
+# braille blank, which is a symbol but prints as a space. "Ann" followed by any of
+# them displays as "Ann", so a name refuses them rather than strip them: what is
+# stored is what was typed. About 4,000 characters, read once into a frozenset.
+INVISIBLE = frozenset(icu.UnicodeSet(r"[[:Default_Ignorable_Code_Point:]\u2800]"))
+# But the text and emoji variation selectors, right after a symbol: phones type
+# "❤\ufe0f" for a red heart, and after a symbol they change only its style.
+EMOJI_STYLES = frozenset("\ufe0e\ufe0f")
 
 
 def has_control(text: str, allowed: str = "") -> bool:
@@ -26,13 +35,17 @@ def has_control(text: str, allowed: str = "") -> bool:
 
 def unfit_for_a_name(text: str) -> bool:
     """A name is one line of visible text: no control, separator, bidi or other
-    invisible character (but the joiners)."""
-    return any(
-        unicodedata.category(c) in UNPRINTABLE
-        or c in BIDI_CONTROLS
-        or (unicodedata.category(c) == "Cf" and c not in JOINERS)
-        for c in text
-    )
+    invisible character (see INVISIBLE; but the joiners). Every name field checks
+    with it: seats, invitations, the join link, the organizer's, a game's name."""
+    return any(_unfit(c, before) for before, c in zip(" " + text, text, strict=False))
+
+
+def _unfit(char: str, before: str) -> bool:
+    if unicodedata.category(char) in UNPRINTABLE or char in BIDI_CONTROLS:
+        return True
+    if char in JOINERS or (char in EMOJI_STYLES and unicodedata.category(before) == "So"):
+        return False
+    return unicodedata.category(char) == "Cf" or char in INVISIBLE
 
 
 # Only reads once built, so one checker serves every thread.
@@ -49,13 +62,14 @@ def skeleton(text: str) -> str:
 
 def name_keys(name: str) -> tuple[str, str, str]:
     """What a name looks like, for telling names apart: compatibility forms folded
-    (full-width letters, ligatures, no-break spaces), joiners dropped, spaces
+    (full-width letters, ligatures, no-break spaces), joiners and any other
+    invisible character dropped (a name stored before they were refused), spaces
     collapsed; then its skeleton as written (Cyrillic "Аnn" reads as "Ann"), that
     of its case-folded form ("ann" reads as "Ann", "ian" as "Ian"), and that of its
     skeleton case-folded (Greek "ΑΝΝ" reads as "ANN", so as "Ann"). Two names that
     share a key would read as one person."""
     plain = unicodedata.normalize("NFKC", name)
-    plain = " ".join("".join(c for c in plain if c not in JOINERS).split())
+    plain = " ".join("".join(c for c in plain if c not in INVISIBLE).split())
     as_written = skeleton(plain)
     return as_written, skeleton(plain.casefold()), skeleton(as_written.casefold())
 

@@ -1,8 +1,9 @@
 """From nothing to a running game with no staff account, in a phone's browser: a
 newcomer signs in from the dev mailbox, sets up a four-player game with a daily
 deadline, invites two friends by email and a third through the join link, each
-accepts from their email, the game starts and round 1's market is played; a
-full table's join link explains itself."""
+accepts from their email (the join link's asker confirms, asked nothing again), an
+answered invitation's link only says so, the game starts and round 1's market is
+played; a full table's join link explains itself."""
 
 import re
 
@@ -22,6 +23,7 @@ SPANISH = {
     "Email me a sign-in link": "Envíame un enlace para entrar",
     "Sign me in": "Entrar",
     "Accept": "Aceptar",
+    "Confirm my seat": "Confirmar mi asiento",
     "Set up the game": "Preparar la partida",
 }
 
@@ -42,16 +44,23 @@ def sign_in_from_the_mailbox(phone: Phone, address: str, screen: str = "") -> No
     page.wait_for_load_state()
 
 
-def accept_invitation(phone: Phone, address: str, name: str, screen: str) -> None:
+def accept_invitation(phone: Phone, address: str, name: str, screen: str) -> str:
+    """Open the invitation's email and accept; a join link's asker only confirms.
+    The invitation's link, for a later look."""
     page = phone.page
     link = phone.newest_email(address, f"{screen}-email", link=INVITATION)
     phone.open(link, screen)
     phone.audit(screen)
-    page.fill("input[name=name]", name)
-    page.get_by_role("button", name=say(phone, "Accept"), exact=True).click()
+    if page.locator("input[name=name]").count():
+        page.fill("input[name=name]", name)
+        page.get_by_role("button", name=say(phone, "Accept"), exact=True).click()
+    else:  # asked through the join link: the name was given there
+        assert name in page.inner_text("main")
+        page.get_by_role("button", name=say(phone, "Confirm my seat")).click()
     page.wait_for_load_state()
     assert ("Estás dentro" if phone.spanish else "You are in") in page.inner_text("main")
     phone.check(f"{screen}-accepted")
+    return link
 
 
 def badge_in_my_games(phone: Phone, screen: str | None = None) -> str:
@@ -83,13 +92,29 @@ def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     alice.audit("lobby")
     text = page.inner_text("main")
     assert "1 of 4 seats taken" in text
+    # Each invitee's controls say whose they are, to a screen reader too.
+    for name in ("Bob", "Carol"):
+        for control in (f"Send again to {name}", f"Remove {name}"):
+            assert page.get_by_role("button", name=control, exact=True).count() == 1
+        hidden = page.get_by_text(f"Put someone else in this seat, instead of {name}")
+        hidden.locator("xpath=..").click()  # its summary
+        assert page.get_by_role("button", name=f"Invite instead of {name}").is_visible()
+        assert page.get_by_label(f"Name and address, instead of {name}").is_visible()
     assert "One phase a day at 18:00 Madrid time, every day" in text
     join_link = page.input_value("#join-url")
     # My games lists the game being gathered.
     assert badge_in_my_games(alice, "my-games-gathering") == "Gathering"
 
     bob = Phone(chromium, site, prefix="self-bob-", zone="Europe/London")
-    accept_invitation(bob, "bob@example.org", "Bob", "invitation")
+    bob_link = accept_invitation(bob, "bob@example.org", "Bob", "invitation")
+    # The invitation forwarded: its link was answered, and only says so.
+    forwarded = Phone(chromium, site, prefix="self-forwarded-")
+    forwarded.open(bob_link, "invitation-answered")
+    forwarded.audit("invitation-answered")
+    text = forwarded.page.inner_text("main")
+    assert "You are in" in text and "Accept" not in text
+    assert forwarded.page.get_by_role("link", name="Sign in").count() == 1
+    forwarded.close()
     carol = Phone(chromium, site, prefix="self-carol-", zone="America/New_York")
     accept_invitation(carol, "carol@example.org", "Carol", "invitation")
     # Carol's answer signed her in: her My games shows the game she waits for.
@@ -106,6 +131,7 @@ def test_a_group_goes_from_nothing_to_a_running_game(chromium, site):
     assert "Check your email" in dave.page.inner_text("main")
     dave.check("join-sent")
     accept_invitation(dave, "dave@example.org", "Dave", "confirm")
+    assert "invites you" not in dave.page.inner_text("main")
 
     # Every seat is taken: the organizer is told, and presses Start.
     alice.newest_email("alice@example.org", "table-full", link="Open the game's page")

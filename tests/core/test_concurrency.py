@@ -2,14 +2,13 @@
 one effect for a double submit, a serialized and consistent event log for
 two seats. Runs whenever the database is PostgreSQL (always under CI)."""
 
-import threading
-
 import pytest
 from django.db import connection
 
 from games.core import game_setup, moves
 from games.engine import replay
 from games.models import Game, GameEvent, Submission
+from tests.support.together import run_together
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -17,26 +16,6 @@ pytestmark = [
 ]
 
 PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
-
-
-def run_together(*calls) -> list:
-    """Start every call at the same instant, each on its own connection."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def worker(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
 
 
 def assert_log_consistent(game: Game) -> None:
@@ -81,35 +60,52 @@ def test_two_seats_moving_at_once_are_serialized():
     assert_log_consistent(game)
 
 
-def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
+def ann_gathers(name: str, players: int, invitees: tuple[str, ...]):
+    """Ann's lobby of ``players`` seats, her own taken, ``invitees`` invited by email."""
     from games.core import lobbies
 
-    lobby = lobbies.open_lobby(
+    specs = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in invitees]
+    return lobbies.open_lobby(
         organizer_email="ann@example.org",
         organizer_name="Ann",
         organizer_language="en",
-        name="Last seat",
-        players=3,
+        name=name,
+        players=players,
         config={"edition": 2},
         timing={},
-        invitees=[game_setup.PlayerSpec("Ben", "ben@example.org")],
+        invitees=specs,
     )
-    lobbies.accept(
-        lobby.invitations.get(email="ben@example.org").pk,
-        name="Ben",
-        timezone_name="UTC",
-        language="en",
-    )
-    both = [lobbies.join_by_link(lobby, n, f"{n}@example.org", "en", "UTC") for n in ("cid", "dee")]
 
-    def take(invitation):
-        try:
-            return lobbies.accept(
-                invitation.pk, name=invitation.name, timezone_name="UTC", language="en"
-            )
-        except lobbies.LobbyError as error:
-            return error
 
-    outcomes = run_together(*[lambda i=i: take(i) for i in both])
+def ask_to_join(lobby, name: str, client: str):
+    """A seat asked for through the join link; the refusal, if refused."""
+    from games.core import lobbies
+
+    try:
+        return lobbies.join_by_link(lobby, name, f"{name}@example.net", "en", "UTC", client)
+    except lobbies.LobbyError as error:
+        return error
+
+
+def test_two_people_taking_the_last_seat_at_once_get_one_seat_between_them():
+    from games.core import lobbies
+
+    lobby = ann_gathers("Last seat", 3, ("Ben",))
+    ben = lobby.invitations.get(email="ben@example.org")
+    lobbies.accept(ben.pk, name="Ben", timezone_name="UTC", language="en")
+    outcomes = run_together(*[lambda n=n: ask_to_join(lobby, n, n) for n in ("cid", "dee")])
     assert sorted(type(o).__name__ for o in outcomes) == ["Invitation", "LobbyError"]
+    [asked] = [o for o in outcomes if not isinstance(o, lobbies.LobbyError)]
+    lobbies.accept(asked.pk, name=asked.name, timezone_name="UTC", language="en")
     assert lobbies.taken(lobby) == 3
+
+
+def test_thirty_join_requests_at_once_keep_at_most_the_free_seats():
+    from games.models import Invitation, OutboxEmail
+
+    lobby = ann_gathers("Thirty at once", 6, ("Ben", "Cid"))
+    outcomes = run_together(*[lambda i=i: ask_to_join(lobby, f"p{i}", f"c{i}") for i in range(30)])
+    asked = Invitation.objects.filter(lobby=lobby, via=Invitation.Via.LINK)
+    assert sum(isinstance(o, Invitation) for o in outcomes) == asked.count() == 3
+    emails = OutboxEmail.objects.filter(kind="invitation", to__endswith="@example.net")
+    assert emails.count() == 3

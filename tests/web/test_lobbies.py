@@ -9,37 +9,12 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games.core import lobbies, sign_in
+from games.core import lobbies
 from games.models import Game, Invitation, Lobby, OutboxEmail, Person, Seat
+from tests.support.lobby_forms import NEW_GAME, ORIGIN, signed_in
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
-
-ORIGIN = {"HTTP_ORIGIN": "http://testserver"}
-
-NEW_GAME = {
-    "name": "Friday smugglers",
-    "players": "4",
-    "i_play": "on",
-    "my_name": "Alice",
-    "deadline_mode": "daily",
-    "daily_time": "18:00",
-    "deadline_timezone": "Europe/Madrid",
-    "skip_weekends": "on",
-    "edition": "2",
-    "random_order": "0",
-    "invitees": "Bob <bob@example.org>\ncarol@example.org",
-    "advance_early": "on",
-    "away_pauses": "on",
-    "first_sheriff": "1",
-    "talk": "all",
-}
-
-
-def signed_in(address: str) -> Client:
-    client = Client()
-    client.force_login(sign_in.person_for(address))
-    return client
 
 
 def create(client: Client, **changes) -> Lobby:
@@ -148,9 +123,12 @@ def test_everyone_accepts_and_the_organizer_starts_the_game():
     assert game.talk == Game.Talk.ALL  # the default
     assert game.organizer_email == "alice@example.org"
     assert len(mails_to("dave@example.org")) == 2  # the confirmation, then the game's first
-    # The invitation's page now leads to the player's table.
-    page = Client().get(invitation_path(confirm)).content.decode()
-    assert "Open your table" in page and "/play/" in page
+    # The invitation's link has done its work: it says so and leads to signing in,
+    # never to the table (whoever holds the email is not the player for that).
+    after = Client().get(invitation_path(confirm))
+    page = after.content.decode()
+    assert after.status_code == 410 and "This game has started" in page
+    assert "/sign-in/?next=/my/" in page and "/play/" not in page
 
 
 def test_the_join_link_closed_or_cancelled_says_so_and_whom_to_ask():
@@ -186,20 +164,27 @@ def test_nobody_joins_a_full_game_and_nobody_takes_anothers_invitation():
     # An invitation's token is its own: guessing one finds nothing.
     assert Client().get("/invitation/guess/").status_code == 404
     with pytest.raises(lobbies.LobbyError):
-        lobbies.join_by_link(lobby, "Eve", "eve@example.org", "en", "UTC")
+        lobbies.join_by_link(lobby, "Eve", "eve@example.org", "en", "UTC", "client")
 
 
-def test_the_last_seat_goes_to_one_of_two_at_once():
+def test_a_join_request_keeps_the_last_free_seat_until_it_lapses():
     lobby = create(signed_in("alice@example.org"), players="3", invitees="bob@example.org")
-    lobbies.join_by_link(lobby, "Carol", "carol@example.org", "en", "UTC")
-    lobbies.join_by_link(lobby, "Dave", "dave@example.org", "en", "UTC")
-    bob = Invitation.objects.get(email="bob@example.org")
+    lobbies.join_by_link(lobby, "Carol", "carol@example.org", "en", "UTC", "client")
+    # Alice, Bob's invitation and Carol's request: no seat is left to ask for.
+    with pytest.raises(lobbies.LobbyError, match="Every seat is taken or promised"):
+        lobbies.join_by_link(lobby, "Dave", "dave@example.org", "en", "UTC", "client")
     carol = Invitation.objects.get(email="carol@example.org")
+    lapsed = timezone.now() - timedelta(minutes=61)
+    Invitation.objects.filter(pk=carol.pk).update(last_sent_at=lapsed)
+    lobbies.join_by_link(lobby, "Dave", "dave@example.org", "en", "UTC", "client")
     dave = Invitation.objects.get(email="dave@example.org")
-    lobbies.accept(bob.pk, name="Bob", timezone_name="UTC", language="en")
-    lobbies.accept(carol.pk, name="Carol", timezone_name="UTC", language="en")
+    # Carol confirms too late: the seat is Dave's to confirm, and Bob's is Bob's.
     with pytest.raises(lobbies.LobbyError, match="Every seat is taken"):
-        lobbies.accept(dave.pk, name="Dave", timezone_name="UTC", language="en")
+        lobbies.accept(carol.pk, name="Carol", timezone_name="UTC", language="en")
+    lobbies.accept(dave.pk, name="Dave", timezone_name="UTC", language="en")
+    bob = Invitation.objects.get(email="bob@example.org")
+    lobbies.accept(bob.pk, name="Bob", timezone_name="UTC", language="en")
+    assert lobbies.taken(lobby) == 3
 
 
 def test_another_person_cannot_see_or_change_a_lobby():
@@ -239,7 +224,7 @@ def test_the_organizer_removes_resends_and_fills_a_seat():
     assert Invitation.objects.get(pk=erin.pk).status == "removed"
     page = accept(invitation_path(mails_to("erin@example.org")[0]), "Erin")
     assert Invitation.objects.get(pk=erin.pk).status == "removed"
-    assert page.status_code == 302
+    assert page.status_code == 410 and "This invitation was withdrawn" in page.content.decode()
 
 
 def test_never_invite_me_again_is_one_click_and_holds():

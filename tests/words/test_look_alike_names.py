@@ -106,20 +106,24 @@ def test_a_replacement_cannot_take_a_look_alike_of_another_seats_name():
     assert Seat.objects.get(pk=seat.pk).name == "Cid"
 
 
-def test_the_admins_replace_control_says_which_name_it_looks_like(organizer):
-    game = create(PLAYERS)
-    seat = game.seats.get(index=2)
+def replace_in_the_admin(organizer, seat: Seat, name: str):
+    """The admin's "replace" control for ``seat``, with ``name`` at eve@example.org."""
+    game = seat.game
     data = {
         "action": "replace",
         "version": game.version,
         "seat": seat.pk,
-        "name": CYRILLIC_ANN,
+        "name": name,
         "email": "eve@example.org",
         "timezone": "UTC",
     }
-    response = organizer.post(
-        reverse("admin:games_game_control", args=[game.pk]), data, follow=True
-    )
+    return organizer.post(reverse("admin:games_game_control", args=[game.pk]), data, follow=True)
+
+
+def test_the_admins_replace_control_says_which_name_it_looks_like(organizer):
+    game = create(PLAYERS)
+    seat = game.seats.get(index=2)
+    response = replace_in_the_admin(organizer, seat, CYRILLIC_ANN)
     assert response.status_code == 200
     [note] = [str(m) for m in get_messages(response.wsgi_request)]
     assert "would read as the same name" in note and "'Ann'" in note
@@ -164,3 +168,30 @@ def test_a_player_may_keep_their_own_name_or_change_its_look():
     response = rename(game, 0, "A\u0301nn")  # the same name, with a combining accent
     assert response.status_code in (200, 302)
     assert Seat.objects.get(game=game, index=0).name == "A\u0301nn"
+
+
+# --- invisible letters, in the seat's and the organizer's name fields -----------------------
+
+INVISIBLE_ANNS = ["Ann\u3164", "Ann\uffa0", "Ann\u115f", "Ann\u034f", "Ann\u2800"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_ANNS)
+def test_a_name_with_an_invisible_letter_is_refused_in_a_seats_settings(name):
+    game = create(["Bob", "Ben", "Cid"])
+    before = list(Seat.objects.values())
+    html = rename(game, 1, name).content.decode()
+    assert "A name is one line of plain text" in html
+    assert list(Seat.objects.values()) == before
+
+
+@pytest.mark.parametrize("name", INVISIBLE_ANNS)
+def test_a_name_with_an_invisible_letter_is_refused_as_a_replacement(organizer, name):
+    name = name.replace("Ann", "Eve")  # refused for itself, with no twin at the table
+    game = create(PLAYERS)
+    seat = game.seats.get(index=2)
+    replace_in_the_admin(organizer, seat, name)
+    assert Seat.objects.get(pk=seat.pk).name == "Cid"
+    with pytest.raises(ValueError):
+        controls.replace_player(
+            seat.pk, expected_version=game.version, name=name, email="eve@example.org"
+        )

@@ -118,14 +118,23 @@ def test_a_name_and_a_promise_are_isolated_on_the_other_players_page():
 
 
 @pytest.mark.parametrize(
-    "name", ["An\u200bn", "Ann\u2060", "\ufeffAnn", "An\u00adn", "A\U000e0041nn", "\u200b"]
+    "name",
+    [
+        *("An\u200bn", "Ann\u2060", "\ufeffAnn", "An\u00adn", "A\U000e0041nn", "\u200b"),
+        # Default_Ignorable_Code_Point that is not a format character, and the
+        # braille blank: each displays as nothing after "Ann".
+        *("Ann\u3164", "Ann\uffa0", "Ann\u115f", "Ann\u1160", "Ann\u034f", "Ann\u2800"),
+        *("Ann\ufe0f", "\u3164", "Ann\u180b", "Ann\U000e0100"),
+    ],
 )
 def test_a_name_with_an_invisible_character_is_refused(name):
     with pytest.raises(ValueError, match="one line of plain text"):
         game_setup.player_name(name)
 
 
-@pytest.mark.parametrize("name", ["👩\u200d👩\u200d👧", "می\u200cخواهم", "José", "李小龙"])
+@pytest.mark.parametrize(
+    "name", ["👩\u200d👩\u200d👧", "می\u200cخواهم", "José", "李小龙", "Ann ❤\ufe0f", "이수민"]
+)
 def test_the_joiners_that_scripts_and_emoji_need_are_kept(name):
     assert game_setup.player_name(name) == name
 
