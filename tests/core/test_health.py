@@ -202,7 +202,7 @@ def test_the_command_reports_and_exits_1_when_behind(settings):
     assert json.loads(out.getvalue())["deadlines"]["overdue"] == 1
 
 
-# --- the backlog warning and the outbox sweep ---------------------------------------------------------------------
+# --- the backlog warning and the outbox sweep -----------------------------------------------------
 
 
 def test_the_sweep_says_once_in_a_while_that_mail_is_backed_up(caplog, settings):
