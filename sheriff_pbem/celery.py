@@ -17,8 +17,11 @@ app.autodiscover_tasks()
 
 # The periodic sweeps run every second or so; their "sending / received /
 # succeeded" lines would bury everything else at INFO.
-ROUTINE_TASKS = ("games.tasks.sweep_deadlines", "games.tasks.sweep_outbox")
-ROUTINE_ENTRIES = ("sweep-deadlines", "sweep-outbox")
+ROUTINE_TASKS = (
+    *("games.tasks.sweep_deadlines", "games.tasks.sweep_outbox"),
+    "games.tasks.check_mail_backlog",
+)
+ROUTINE_ENTRIES = ("sweep-deadlines", "sweep-outbox", "check-mail-backlog")
 CHATTY_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
 
 

@@ -216,7 +216,10 @@ DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKE
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
-    for name in ("sweep_deadlines", "advance_games", "remind_game", "end_bargaining")
+    for name in (
+        *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining"),
+        "check_mail_backlog",  # not behind the emails it watches
+    )
 }
 # The file-system broker is polled five times a second (games/devtools/dev_broker.py): the dev
 # beat sweeps a little less often than the production one.
@@ -234,6 +237,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {
         "task": "games.tasks.sweep_outbox",
         "schedule": 5.0,
+        "options": {"expires": 30.0},
+    },
+    "check-mail-backlog": {
+        "task": "games.tasks.check_mail_backlog",
+        "schedule": 30.0,
         "options": {"expires": 30.0},
     },
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 300.0},

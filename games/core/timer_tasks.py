@@ -21,7 +21,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import daily_emails, lobbies, notifications, timers
+from games.core import backlog, daily_emails, lobbies, notifications, timers
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,17 @@ def start_due_lobbies() -> int:
     """Start the full tables whose start time has come (beat runs it every minute;
     a table filled after its start time starts with its last acceptance)."""
     return len(lobbies.start_due(timezone.now()))
+
+
+# Says in the log when mail is backed up, at most this often (per worker process).
+BACKED_UP_MAIL = backlog.BackedUpMail(every=300)
+
+
+@shared_task(name="games.tasks.check_mail_backlog", ignore_result=True)
+def check_mail_backlog() -> bool:
+    """Warn when mail is backed up. Beat runs it on the deadlines queue: on the email
+    queue it would wait behind the very emails that are late, and say nothing."""
+    return BACKED_UP_MAIL.check()
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)

@@ -201,9 +201,7 @@ def talk_preheader(talk: dict) -> str:
     if not talk["messages"]:
         return ""
     first = talk["messages"][0]
-    said = user_text.one_line(" ".join(first["lines"]))
-    if len(said) > PREHEADER_TALK:
-        said = said[: PREHEADER_TALK - 1].rstrip() + "…"
+    said = talk_lines.excerpt(" ".join(first["lines"]), PREHEADER_TALK)
     return _("%(name)s: %(text)s") % {"name": user_text.isolate(first["author"]), "text": said}
 
 

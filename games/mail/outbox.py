@@ -22,7 +22,9 @@ SENDING_GRACE). If the ESP's tracking webhook has since reported the email
 (games.mail.tracking matches it by the ESP's message id or the signed key sent along
 as metadata, and the recipient), it is marked sent. Otherwise it is sent again
 with the same words and the same Message-ID, so a mail app folds the copy, and
-``in_doubt`` counts it (the admin shows it). A retry after a known failure
+``in_doubt`` counts it (the admin shows it). So does another email of the seat
+that tells again the table talk such an email may have told: the seat's talk
+moves on only once an email's answer is recorded. A retry after a known failure
 renders the game as it is now: the player gets today's table, and the news they
 have not been told.
 """
@@ -177,9 +179,8 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.save()
             return "sent"  # the provider's tracking says it took it: nothing to resend
         if email.uncertain:
-            email.in_doubt += 1
             email.uncertain = False
-            log.warning("email %s sent again, possibly a duplicate (%d)", email.key, email.in_doubt)
+            _count_in_doubt(email, "sent again")
         elif email.rendered_at is None and (email.seat_id is not None or not email.text):
             # (An alert owed before alerts were rendered when sent has its body
             # already: it is sent as it is.)
@@ -190,6 +191,8 @@ def _claim(pk: int, now) -> OutboxEmail | str:
                 email.delete()  # read on the page, or told by another email, meanwhile
                 return "dropped"
             render(email, now)
+            if _talk_perhaps_told(email, seat):
+                _count_in_doubt(email, "tells talk another email may have told")
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
@@ -230,6 +233,28 @@ def _talk_to_tell(seat: Seat | None) -> bool:
     """Has a gathered talk email still a line to tell when it is due? Its reader may
     have read them all on the table meanwhile: it would then tell nothing."""
     return seat is not None and talk.unread(seat).exists()
+
+
+def _count_in_doubt(email: OutboxEmail, why: str) -> None:
+    """An email that may repeat what its reader already has: counted, and said."""
+    email.in_doubt += 1
+    log.warning("email %s %s, possibly a duplicate (%d)", email.key, why, email.in_doubt)
+
+
+def _talk_perhaps_told(email: OutboxEmail, seat: Seat | None) -> bool:
+    """Does this email, just rendered, tell a line of talk that another email of its
+    seat may have told? That one's send may have reached the reader (sent, being
+    sent, its answer lost) before the seat's talk was moved on after it (a worker
+    killed between the two, a lost answer): this one then tells its lines again."""
+    told = email.params.get(TALK_TOLD, 0) if seat is not None else 0
+    if not told:
+        return False
+    since = max(seat.talk_read_id, seat.talk_mailed_id)  # this email tells the lines after
+    may_have_reached = Q(status__in=(OutboxEmail.Status.SENT, OutboxEmail.Status.SENDING)) | Q(
+        uncertain=True
+    )
+    others = OutboxEmail.objects.filter(may_have_reached, seat_id=seat.pk).exclude(pk=email.pk)
+    return others.filter(**{f"params__{TALK_TOLD}__gt": since}).exists()
 
 
 def _with_seat_and_game(email: OutboxEmail) -> Seat | None:

@@ -9,7 +9,7 @@ import time
 from celery import shared_task
 from django.conf import settings
 
-from games.core import backlog, notifications
+from games.core import notifications
 from games.mail import outbox
 
 log = logging.getLogger(__name__)
@@ -38,9 +38,6 @@ def send_emails(pks: list) -> int:
 VISIBILITY_TIMEOUT = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
 SWEEP_OUTBOX_SECONDS = min(60.0, VISIBILITY_TIMEOUT / 5)
 SWEEP_OUTBOX_TIME_LIMIT = int(VISIBILITY_TIMEOUT * 0.8)
-# The outbox sweep says in the log when mail is backed up, at most this often (per
-# worker process): the operator hears of it without a line every 5 seconds.
-BACKED_UP_MAIL = backlog.BackedUpMail(every=300)
 
 
 @shared_task(
@@ -49,7 +46,6 @@ BACKED_UP_MAIL = backlog.BackedUpMail(every=300)
 def sweep_outbox() -> int:
     """Send what is owed and not yet sent: emails whose task was lost, and retries;
     for SWEEP_OUTBOX_SECONDS at most."""
-    BACKED_UP_MAIL.check()
     pending = outbox.due()
     stop_at = time.monotonic() + SWEEP_OUTBOX_SECONDS
     for done, pk in enumerate(pending):

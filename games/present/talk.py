@@ -26,6 +26,15 @@ def lines(message) -> list:
     return message.text.split("\n")
 
 
+EXCERPT = 40  # characters of a message that name it to a screen reader
+
+
+def excerpt(text: str, length: int = EXCERPT) -> str:
+    """The start of a message on one line, cut with "…" past ``length`` characters."""
+    said = user_text.one_line(text)
+    return said if len(said) <= length else said[: length - 1].rstrip() + "…"
+
+
 def privately(message, reader_id, names: dict) -> str:
     """How a private message is marked for the seat ``reader_id`` (a Seat's pk; None:
     the organizer): "privately to Bob", "privately to you", or, revealed or reported,
@@ -224,6 +233,8 @@ def panel(game, seat, seats: list, state, before) -> dict:
             "new": m.pk > since and m.seat_id != seat.pk and m.hidden_at is None,
             "hidden": m.hidden_at is not None,
             "lines": [] if m.hidden_at is not None else lines(m),
+            # Names the message to a screen reader (its Report button says which).
+            "excerpt": "" if m.hidden_at is not None else excerpt(m.text),
             "after_seq": m.after_seq,
             "privately": privately(m, seat.pk, names),
             "answers": answers(m, by_index),

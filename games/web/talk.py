@@ -21,6 +21,8 @@ from games.words import i18n
 
 MAX_SENT = 4 * talk.MAX_TEXT  # what a refused form shows again, at most
 REFUSED_STATUS = {"too_fast": 429}
+# A talk form's result is said in the talk panel (this tag), where the player lands.
+RESULT = "talk"
 
 
 def _seat(request, token: str):
@@ -33,10 +35,10 @@ def _seat(request, token: str):
     return seat, None
 
 
-def _table(token: str) -> str:
-    """Back to the table, its result first (focused, as after a move: a fragment
-    would keep the browser from focusing it)."""
-    return redirect("games:seat", token=token).url
+def _talk_panel(token: str) -> str:
+    """Back to the table at its talk panel, which the browser focuses (the fragment
+    names it) and which says what the form did."""
+    return redirect("games:seat", token=token).url + "#talk"
 
 
 @never_cache
@@ -62,8 +64,8 @@ def say(request, token: str):
             if isinstance(error, talk.TooFast):
                 response["Retry-After"] = str(error.retry_after)
             return response
-        messages.success(request, talk_panel.posted(message))
-    return redirect(_table(token))
+        messages.success(request, talk_panel.posted(message), extra_tags=RESULT)
+    return redirect(_talk_panel(token))
 
 
 @never_cache
@@ -79,13 +81,14 @@ def report(request, token: str, ref: str):
                 raise ServiceError("no_message", _("There is no such message at this table."))
             new = talk.report(message, seat, timezone.now())
         except ServiceError as error:
-            messages.error(request, error.message)
-            return redirect(_table(token))
+            messages.error(request, error.message, extra_tags=RESULT)
+            return redirect(_talk_panel(token))
         if new:
-            messages.success(request, _("Thank you: the organizer will look at this message."))
+            thanks = _("Thank you: the organizer will look at this message.")
+            messages.success(request, thanks, extra_tags=RESULT)
         else:
-            messages.info(request, _("You already reported this message."))
-    return redirect(_table(token))
+            messages.info(request, _("You already reported this message."), extra_tags=RESULT)
+    return redirect(_talk_panel(token))
 
 
 @never_cache
@@ -99,7 +102,7 @@ def read(request, token: str):
     talk.mark_read(seat, request.POST.get("upto", ""))
     if request.POST.get("quiet"):
         return HttpResponse(status=204)
-    return redirect(_table(token) + "#talk")
+    return redirect(_talk_panel(token))
 
 
 @never_cache
@@ -110,4 +113,4 @@ def system_lines(request, token: str):
     if seat is None:
         return refused
     talk.show_system_lines(seat, request.POST.get("shown") == "1")
-    return redirect(_table(token) + "#talk")
+    return redirect(_talk_panel(token))

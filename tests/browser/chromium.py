@@ -17,6 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -164,6 +167,17 @@ class Phone:
     def close(self) -> None:
         self.context.close()
 
+    def sign_in_as(self, email: str) -> None:
+        """The person's browser session, as games.core.sign_in makes one."""
+        people = get_user_model().objects
+        person = people.filter(email=email).first() or people.create_user(email, email)
+        client = Client()
+        client.force_login(person)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        self.context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": self.base_url}]
+        )
+
     # --- what a person checks on every screen ------------------------------------------
     def check(self, screen: str | None = None) -> None:
         """No horizontal scroll, no console error; a screenshot and an accessibility
@@ -257,6 +271,25 @@ class Phone:
         title = re.sub("[\u2066-\u2069]", "", page.title())  # a name's bidi isolates
         assert title.startswith(" ".join(text.split())), (title, text)
         assert page.evaluate("document.activeElement.id") == "messages", "focus not on the result"
+        self.check(screen)
+        return text
+
+    def talk_said(self, screen: str | None = None, expect: str | None = None) -> str:
+        """After a talk form: back on the table at the talk panel, focused and on
+        screen, which says what the form did (the title says it first too)."""
+        page = self.page
+        page.wait_for_load_state()
+        assert re.search(r"/play/[^/]+/#talk$", page.url), page.url
+        said = page.locator("#talk #talk-said .msg")
+        assert said.count() == 1, page.locator("#talk").inner_text()[:800]
+        text = said.inner_text()
+        if expect:
+            assert expect in text, text
+        title = re.sub("[\u2066-\u2069]", "", page.title())
+        assert title.startswith(" ".join(text.split())), (title, text)
+        assert page.evaluate("document.activeElement.id") == "talk", "focus not on the talk"
+        top = page.evaluate("document.getElementById('talk').getBoundingClientRect().top")
+        assert 0 <= top < page.viewport_size["height"] / 2, f"the talk panel is at {top}px"
         self.check(screen)
         return text
 

@@ -8,9 +8,6 @@ leads to their own seat in it. Every screen is checked at 390 px and audited
 import re
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games.core import game_setup, links
 from games.models import Game, Seat
@@ -45,18 +42,6 @@ def finished_game() -> Game:
     return finish(game)
 
 
-def signed_in_as_organizer(phone: Phone) -> None:
-    """The organizer's browser session, as games.core.sign_in makes one."""
-    people = get_user_model().objects
-    person = people.filter(email=ORGANIZER).first() or people.create_user(ORGANIZER, ORGANIZER)
-    client = Client()
-    client.force_login(person)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    phone.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": phone.base_url}]
-    )
-
-
 def in_spanish(phone: Phone, spanish: bool) -> None:
     language = "es-ES,es;q=0.9" if spanish else "en-GB,en;q=0.9"
     phone.page.set_extra_http_headers({"Accept-Language": language})
@@ -71,7 +56,7 @@ def shoot_section(phone: Phone, name: str) -> None:
 def test_the_organizer_plays_again_and_a_player_follows_the_old_page_to_their_new_seat(phone):
     old = finished_game()
     page = phone.page
-    signed_in_as_organizer(phone)
+    phone.sign_in_as(ORGANIZER)
 
     in_spanish(phone, True)
     phone.open(f"/organize/{old.pk}/", "form-es")

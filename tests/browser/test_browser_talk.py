@@ -5,10 +5,9 @@ it; a Spanish reader sees the panel in Spanish and the messages as written.
 Every screen is checked at 390 px and audited; screenshots land in
 var/screenshots/talk-*.png."""
 
+import re
+
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils import timezone
 
 from games.core import game_setup, links, talk
@@ -57,19 +56,7 @@ def say(phone: Phone, game, index: int, text: str, screen: str, expect: str) -> 
     phone.open(link(game, index))
     page.fill("#talk-text", text)
     page.get_by_role("button", name=expect).click()
-    phone.submitted(screen)
-
-
-def signed_in_as_organizer(phone: Phone) -> None:
-    """The organizer's browser session, as games.core.sign_in makes one."""
-    people = get_user_model().objects
-    person = people.filter(email=ORGANIZER).first() or people.create_user(ORGANIZER, ORGANIZER)
-    client = Client()
-    client.force_login(person)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    phone.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": phone.base_url}]
-    )
+    phone.talk_said(screen)
 
 
 def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone, chromium, site):
@@ -77,6 +64,7 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone,
     page = phone.page
 
     say(phone, game, 1, THREAT, "ben-threatens", "Say it")
+    page.screenshot(path="var/screenshots/talk-ben-lands-on-the-talk.png")  # what Ben sees
     say(phone, game, 0, ANSWER, "sheriff-answers", "Say it")
     say(phone, game, 2, BRIBE, "cid-offers-es", "Dilo")  # Cid reads in Spanish
 
@@ -90,11 +78,18 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone,
     assert panel.locator("a").count() == 0  # the address stays text
     assert "Round 1 · Inspection" in panel.inner_text()
     bribe = TalkMessage.objects.get(text=BRIBE)
-    panel.locator(f"#talk-{bribe.ref}").get_by_role("button", name="Report").click()
-    phone.submitted("ben-reported", expect="the organizer will look at this message")
+    # Each Report button names its message (author, time, first words), all distinct.
+    buttons = panel.get_by_role("button", name=re.compile("^Report"))
+    names = [b.get_attribute("aria-label") for b in buttons.all()]
+    assert len(names) == 2, names  # Cid's and Ann's, not Ben's own
+    for name in names:  # each accessible name is one button's alone
+        assert panel.get_by_role("button", name=name, exact=True).count() == 1, name
+    assert names[0].startswith("Report Cid’s message of ") and "“Ann, open Ben" in names[0]
+    panel.get_by_role("button", name=re.compile("^Report Cid’s message")).click()
+    phone.talk_said("ben-reported", expect="the organizer will look at this message")
 
     # The organizer sees the report with its thread, and hides the message.
-    signed_in_as_organizer(phone)
+    phone.sign_in_as(ORGANIZER)
     phone.open(f"/organize/{game.pk}/", "organizer-report")
     section = page.locator("#talk")
     assert "reported once" in section.inner_text().lower()
@@ -127,7 +122,7 @@ def test_the_table_talks_during_an_inspection_and_the_organizer_moderates(phone,
     # The organizer's moderation view on a Spanish phone.
     spanish = Phone(chromium, site, prefix="talk-es-", locale="es-ES")
     try:
-        signed_in_as_organizer(spanish)
+        spanish.sign_in_as(ORGANIZER)
         spanish.open(f"/organize/{game.pk}/", "organizer-moderation")
         section = spanish.page.inner_text("#talk")
         assert "mensajes denunciados y ocultos" in section.lower(), section[:300]

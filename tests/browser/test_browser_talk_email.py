@@ -69,7 +69,7 @@ def say(phone: Phone, game, index: int, text: str, screen: str, to="", about="")
         option = page.locator("#talk-about option").filter(has_text=about).first
         page.select_option("#talk-about", value=option.get_attribute("value"))
     page.locator("form.talk-form button[type=submit]").click()
-    phone.submitted(screen)
+    phone.talk_said(screen)
 
 
 def quiet_time_passes() -> None:

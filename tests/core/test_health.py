@@ -1,8 +1,8 @@
 """Operators hear when the service falls behind: /healthz/backlog and
 `manage.py health` report how late the oldest deadline is, how long the oldest
 due email has waited and each queue's depth, past thresholds answer 503 (exit 1),
-and tell nothing about any game; the outbox sweep logs when mail is backed up,
-and never runs long enough to be delivered twice."""
+and tell nothing about any game; a check beat runs off the email queue logs when
+mail is backed up; the outbox sweep never runs long enough to be delivered twice."""
 
 import json
 import logging
@@ -19,10 +19,11 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games.core import backlog as health
-from games.core import game_setup, links
+from games.core import game_setup, links, timer_tasks
 from games.mail import outbox
 from games.mail import send_tasks as mail_tasks
 from games.models import Game, OutboxEmail
+from sheriff_pbem.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,7 @@ PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann",
 SHALLOW = {"celery": 0, "deadlines": 0}
 BROKER_QUEUE_DEPTHS = health.queue_depths  # the real one, before any test replaces it
 ROOT = Path(__file__).resolve().parents[2]
+CHECK_MAIL_BACKLOG = "games.tasks.check_mail_backlog"
 
 
 @pytest.fixture(autouse=True)
@@ -200,7 +202,7 @@ def test_the_command_reports_and_exits_1_when_behind(settings):
     assert json.loads(out.getvalue())["deadlines"]["overdue"] == 1
 
 
-# --- the outbox sweep ---------------------------------------------------------------------
+# --- the backlog warning and the outbox sweep -----------------------------------------------------
 
 
 def test_the_sweep_says_once_in_a_while_that_mail_is_backed_up(caplog, settings):
@@ -221,16 +223,30 @@ def test_the_sweep_says_once_in_a_while_that_mail_is_backed_up(caplog, settings)
     assert health.BackedUpMail(every=300).check() is False  # caught up: nothing to say
 
 
-def test_sweep_outbox_checks_for_backed_up_mail(caplog, settings):
+def test_the_backlog_check_runs_from_beat_on_the_deadlines_queue():
+    """Not on the email queue, where it would wait behind the very emails that are late."""
+    entry = next(
+        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == CHECK_MAIL_BACKLOG
+    )
+    assert entry["schedule"] < settings.HEALTH_MAIL_LATE_SECONDS
+    assert 0 < entry["options"]["expires"] <= 30  # checks do not pile up either
+    queue = celery_app.amqp.router.route({}, CHECK_MAIL_BACKLOG)["queue"].name
+    assert queue == settings.DEADLINES_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def test_the_backlog_check_warns_while_the_email_queue_is_backed_up(caplog, settings):
+    """The email worker is stuck behind a pile of sends: the outbox sweep never runs,
+    and the check, on the other queue, still says so."""
     settings.HEALTH_MAIL_LATE_SECONDS = 120
     new_game()
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     with (
-        mock.patch.object(mail_tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
-        mock.patch.object(outbox, "deliver"),
+        mock.patch.object(timer_tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
+        mock.patch.object(outbox, "deliver") as deliver,
         caplog.at_level(logging.WARNING, logger="games.core.backlog"),
     ):
-        mail_tasks.sweep_outbox()
+        assert celery_app.tasks[CHECK_MAIL_BACKLOG].apply().get() is True
+    deliver.assert_not_called()  # it only looks
     assert any("mail is backed up" in r.getMessage() for r in caplog.records)
 
 
@@ -248,7 +264,6 @@ def test_a_sweep_stops_taking_emails_well_before_the_visibility_timeout():
         mock.patch.object(mail_tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
         mock.patch("games.mail.send_tasks.time.monotonic", side_effect=lambda: clock["now"]),
         mock.patch.object(outbox, "deliver", side_effect=slow_send) as deliver,
-        mock.patch.object(mail_tasks.BACKED_UP_MAIL, "check"),
     ):
         done = mail_tasks.sweep_outbox()
     assert deliver.call_count == 2 and done == 2  # 0 s, 5 s; at 10 s its time was up
@@ -261,7 +276,6 @@ def test_one_email_that_fails_does_not_stop_the_sweep():
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(minutes=1))
     with (
         mock.patch.object(outbox, "deliver", side_effect=[RuntimeError("boom"), "sent", "sent"]),
-        mock.patch.object(mail_tasks.BACKED_UP_MAIL, "check"),
     ):
         assert mail_tasks.sweep_outbox() == 3
 

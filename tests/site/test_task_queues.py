@@ -13,7 +13,10 @@ from django.conf import settings
 from sheriff_pbem.celery import app
 
 ROOT = settings.BASE_DIR
-DEADLINE_TASKS = ("sweep_deadlines", "advance_games", "remind_game", "end_bargaining")
+DEADLINE_TASKS = (
+    *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining"),
+    "check_mail_backlog",
+)
 EMAIL_TASKS = ("send_emails", "sweep_outbox")
 
 

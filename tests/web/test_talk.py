@@ -61,7 +61,7 @@ def talk_html(client, game, index: int, query: str = "") -> str:
 def test_a_message_is_on_every_seats_page_with_its_round_and_phase(client, game):
     game = in_inspection(game)
     response = say(client, game, 1, "Open Cid's bag, Ann, and I pay you 5.")
-    assert response.status_code == 302 and re.fullmatch(r"/play/[^/]+/", response["Location"])
+    assert response.status_code == 302 and re.fullmatch(r"/play/[^/]+/#talk", response["Location"])
     assert said(response) == ["Your message is on the table for everyone to read."]
     message = TalkMessage.objects.get()
     assert (message.seat.index, message.round, message.phase_kind) == (1, 1, "inspection")
