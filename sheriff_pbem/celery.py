@@ -2,6 +2,7 @@
 
 import logging
 import os
+import signal
 
 from celery import Celery, signals
 
@@ -57,5 +58,17 @@ def redact_seat_tokens(logger=None, **_kwargs) -> None:
 
 
 signals.after_setup_logger.connect(redact_seat_tokens, weak=False)
+
+
+def leave_stopping_to_the_worker(**_kwargs) -> None:
+    """A pool process ignores SIGTERM: its worker stops it (a warm shutdown lets its
+    task finish; a time limit or a cold shutdown sends SIGKILL after SIGTERM). A
+    supervisor that signals the whole process group (honcho, on Ctrl-C in `make run`)
+    then stops the worker cleanly, instead of killing a task midway and the worker
+    logging an ERROR for each pool process."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+signals.worker_process_init.connect(leave_stopping_to_the_worker, weak=False)
 signals.after_setup_task_logger.connect(redact_seat_tokens, weak=False)
 quiet_routine_tasks()

@@ -133,7 +133,7 @@ def open_lobby(
     with transaction.atomic():
         # One organizer's set-ups one at a time: a double tap finds the first one.
         Person.objects.get_or_create(email=organizer_email)
-        Person.objects.select_for_update().get(email=organizer_email)
+        person = Person.objects.select_for_update().get(email=organizer_email)
         recent = Lobby.objects.filter(
             organizer_email=organizer_email, created_at__gte=now - timedelta(days=1)
         )
@@ -165,7 +165,7 @@ def open_lobby(
                 via=Invitation.Via.ORGANIZER,
                 status=Invitation.Status.ACCEPTED,
                 language=organizer_language,
-                timezone=organizer_timezone,
+                timezone=person.timezone or organizer_timezone,  # their own zone, if chosen
                 answered_at=now,
                 created_at=now,
             )

@@ -302,16 +302,23 @@ def wanted(seat: Seat, kind: str, state) -> bool:
     return False
 
 
-def _to_answer(state) -> set:
-    """Seats an open offer waits for: they must accept it (or let it lapse)."""
+def _to_answer(state, demands_only: bool = False) -> set:
+    """Seats an open offer (or only a demand) waits for: they must accept it (or let
+    it lapse)."""
     offers = getattr(state.phase, "offers", {}) if state.phase is not None else {}
     return {
         seat
         for offer in offers.values()
-        if offer["status"] == "open"
+        if offer["status"] == "open" and (is_demand(offer) or not demands_only)
         for seat in acceptors(state, offer)
         if seat not in offer.get("accepted", [])
     }
+
+
+def demand_awaits(state, seat: int) -> bool:
+    """Does an open demand wait for this seat's answer? Its offer email is then a
+    demand's (its subject and headline say so)."""
+    return seat in _to_answer(state, demands_only=True)
 
 
 def record_reminders(game: Game, state, awaited: list) -> list:

@@ -46,10 +46,12 @@ class Rematch:
 
 @dataclass(frozen=True)
 class RematchNote:
-    """What an old game's page says of the new one: its name, and where to go."""
+    """What an old game's page says of the new one: its name, and where to go; or,
+    to the organizer's own seat before there is one, where to start it."""
 
     game_name: str
     url: str
+    play_again_url: str = ""  # the organizer's page's "Play again" form
 
 
 def first_sheriff(old_first: int, old_players: int, kept: list[int], rotate: bool) -> int:
@@ -164,11 +166,27 @@ def next_seat_for(seat: Seat) -> Seat | None:
 
 def note_for(seat: Seat) -> RematchNote | None:
     """What the seat's old page says of the new game: its name and the reader's own
-    link to it (templates/pages/_rematch.html); None when they have no seat in it."""
+    link to it (templates/pages/_rematch.html); to the organizer's own seat before
+    there is one, the way to start it; None otherwise."""
     new_seat = next_seat_for(seat)
     if new_seat is None:
-        return None
+        path = play_again_path(seat)
+        return RematchNote(game_name="", url="", play_again_url=path) if path else None
     return RematchNote(game_name=new_seat.game.name, url=links.seat_path(new_seat))
+
+
+def play_again_path(seat: Seat) -> str:
+    """Where the organizer, who played in the finished game at ``seat``, starts a
+    new one with the same players: their page's form (it asks them to sign in with
+    the organizer's address, as any visit there does; a seat's link signs nobody
+    in). "" for any other seat, a game not played to its end, or once started."""
+    game = seat.game
+    organizer = (game.organizer_email or "").strip().lower()
+    if game.status != Game.Status.FINISHED or game.rematch_id is not None or not organizer:
+        return ""
+    if seat.email.strip().lower() != organizer:
+        return ""
+    return reverse("games:organize", args=[game.pk]) + "#play-again"
 
 
 def organizer_note(game: Game) -> RematchNote | None:

@@ -15,7 +15,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games import engine
-from games.core import after_game, deadlines, links, notifications, selectors, sign_in
+from games.core import (
+    after_game,
+    deadlines,
+    links,
+    notifications,
+    rematch,
+    selectors,
+    sign_in,
+)
 from games.mail import threads
 from games.models import Game, Seat
 from games.present import cards, clock, game_log, presenters, reply_commands, reveal, seat_table
@@ -36,6 +44,7 @@ HEADLINES = {
     "demand_deal": gettext_lazy("Your demand was accepted"),
     "decide": gettext_lazy("Every bag can be decided now"),
     "offer": gettext_lazy("Offers that concern you"),
+    threads.DEMAND: gettext_lazy("A demand awaits your answer"),
     "reminder": gettext_lazy("Reminder: your move is due soon"),
     "welcome": gettext_lazy("You have joined the game"),
     "resend": gettext_lazy("Your link to the game, sent again by the organizer"),
@@ -124,7 +133,9 @@ def render(
     # Newest first; the round's story is told once.
     news = [line for line in lines if line["text"] not in in_outcome]
     headlines = YOUR_MOVE_HEADLINES if phase["my_turn"] else {}
-    headline = str(headlines.get(kind, HEADLINES[kind])) % {
+    # An offer email that brings a demand to answer is a demand's, not an offer's.
+    told = threads.DEMAND if kind == notifications.OFFER and demanded(state, seat) else kind
+    headline = str(headlines.get(told, HEADLINES[told])) % {
         "round": outcome["round"] if outcome else view["round"]
     }
     talk = talk_lines.unread_for_email(seat, seats)
@@ -145,6 +156,7 @@ def render(
         "outcome": outcome,
         "pace": pace(game, seat.timezone) if kind in ("start", "welcome") else "",
         "kind": kind,
+        "demand": told == threads.DEMAND,  # its terms come first, before the hand
         "phase": phase,
         "me": seat_table.my_goods(view),
         "kinds_legend": cards.KINDS_LEGEND,
@@ -164,6 +176,8 @@ def render(
         "link": links.seat_url(seat),
         # The finished game's archive, kept for good: replay, reveal and awards.
         "archive_link": settings.SITE_URL + links.archive_path(seat) if kind == "game_over" else "",
+        # The organizer's own seat: where to start a new game with the same players.
+        "play_again_link": play_again_link(seat) if kind == "game_over" else "",
         "settings_link": links.settings_url(seat),
         "deadline": deadline,
         "talk": talk,
@@ -180,7 +194,13 @@ def render(
     thread = threads.headers(game.thread_token, seat.index, key, stream, told_round)
     return {
         "to": seat.email,
-        "subject": threads.subject(game.name, stream, told_round, kind),
+        "subject": threads.subject(
+            game.name,
+            stream,
+            told_round,
+            kind,
+            threads.subject_words(told, view["phase"]["kind"], key.rpartition(":")[2]),
+        ),
         "text": render_to_string("message.txt", context, using=ENGINE),
         "html": render_to_string("message.html", context, using=ENGINE),
         "headers": {**thread, **unsubscribe_headers(seat), **reply_to_headers(seat)} if key else {},
@@ -194,6 +214,17 @@ REPLY_KINDS = (notifications.REPLY_DONE, notifications.REPLY_MOVED, notification
 # Emails that carry no deadline.ics: the last one, talk (it asks nothing), and the
 # answers to a reply.
 NO_CALENDAR = ("game_over", notifications.TALK, *REPLY_KINDS)
+
+
+def play_again_link(seat: Seat) -> str:
+    """The organizer's page's "Play again" form, for the organizer's own seat."""
+    path = rematch.play_again_path(seat)
+    return settings.SITE_URL + path if path else ""
+
+
+def demanded(state, seat: Seat) -> bool:
+    """Does a demand wait for the seat's answer (the game still in play)?"""
+    return not state.is_over() and notifications.demand_awaits(state, seat.index)
 
 
 def talk_preheader(talk: dict) -> str:
@@ -430,7 +461,13 @@ def render_replaced(game: Game, seat: Seat, key: str) -> dict:
     round_ = game.state.get("round", 1)
     headers = threads.headers(game.thread_token, seat.index, key, threads.NEWS, round_)
     with i18n.as_seat(seat):
-        subject = threads.subject(game.name, threads.NEWS, round_)
+        subject = threads.subject(
+            game.name,
+            threads.NEWS,
+            round_,
+            notifications.REPLACED,
+            threads.subject_words(notifications.REPLACED),
+        )
         return short_email(seat.email, subject, "replaced", context, headers)
 
 

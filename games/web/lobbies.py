@@ -16,11 +16,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.core import lobbies, sign_in
+from games.core import lobbies, people, sign_in
 from games.models import Invitation, Lobby
 from games.present import pace
 from games.present.clock import ZONES
-from games.present.game_fields import TIMING_FIELDS
 from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web import sign_in as sign_in_pages
 from games.web.invitation_forms import AcceptForm, InviteForm, JoinForm
@@ -63,7 +62,10 @@ def new_game(request):
     email = _signed_in(request)
     if email is None:
         return _to_sign_in(request)
-    form = NewTableForm(request.POST or None, initial={"my_name": email.split("@", 1)[0]})
+    person = people.person(email)  # their own zone, if they chose one: the deadlines' first
+    zone = {"deadline_timezone": person.timezone} if person and person.timezone else {}
+    initial = {"my_name": email.split("@", 1)[0], **zone}
+    form = NewTableForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -78,7 +80,7 @@ def new_game(request):
                 random_order=data["random_order"],
                 start_at=data["start_at"],
                 organizer_plays=data["i_play"],
-                organizer_timezone=data["deadline_timezone"],
+                organizer_timezone=form.organizer_timezone(),
                 invitees=data["invitees"],
             )
         except ValueError as error:
@@ -89,7 +91,7 @@ def new_game(request):
     context = {
         "form": form,
         "zones": ZONES,
-        "pace": pace.summary(_initial_timing(form)),
+        "pace": _pace_words(form),
         "pace_url": reverse("games:pace-preview"),
     }
     return _render(request, "new_game.html", context, status=400 if form.errors else 200)
@@ -100,20 +102,18 @@ def new_game(request):
 def pace_preview(request):
     """The pace in words for the form's settings as they are now (the form's script
     asks as they change). Reads only; unreadable settings say nothing."""
-    form = NewTableForm(request.GET)
-    form.is_valid()  # the timing fields' values, where they are readable
-    timing = {name: form.cleaned_data.get(name) for name in TIMING_FIELDS}
-    if any(name in form.errors for name in ("deadline_mode", "daily_time", "deadline_timezone")):
-        return HttpResponse("", content_type="text/plain; charset=utf-8")
-    edition = form.cleaned_data.get("edition") or 2
-    return HttpResponse(pace.summary(timing, edition), content_type="text/plain; charset=utf-8")
+    return HttpResponse(
+        _pace_words(NewTableForm(request.GET)), content_type="text/plain; charset=utf-8"
+    )
 
 
-def _initial_timing(form) -> dict:
-    data = form.cleaned_data if form.is_bound and form.is_valid() else None
-    if data:
-        return form.timing()
-    return {name: field.initial for name, field in form.fields.items()}
+def _pace_words(form: NewTableForm) -> str:
+    """The pace in words of the settings the form shows ("" if unreadable)."""
+    timing = form.pace_timing()
+    if not timing:
+        return ""
+    edition = form.cleaned_data.get("edition") if form.is_bound else None
+    return pace.summary(timing, edition or 2)
 
 
 def _own_lobby(request, pk: int) -> Lobby | None:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from games.core import game_setup
 from games.models import Game
+from games.present.clock import ZONES
 from games.present.game_fields import (
     TIMING_FIELDS,
     TIMING_LABELS,
@@ -30,6 +31,8 @@ FIRST_GAME = {
     "reminder_minutes": 180,
 }
 MAX_INVITEES = 5
+# The settings the pace in words is made of: unreadable, it says nothing.
+PACE_FIELDS = ("deadline_mode", "daily_time", "deadline_timezone")
 # The table talk's settings, carried into the Game with the deadlines (lobby.timing).
 TALK_FIELDS = game_setup.TALK_FIELDS
 
@@ -103,6 +106,10 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
             "share a join link, and invite more later."
         ),
     )
+    # The organizer's own zone, as their device says (the form's script fills it in):
+    # their seat's, where the deadlines' zone may be another. Any other bytes: none
+    # (a plain Field: nothing it holds is an error the person could correct).
+    my_timezone = forms.Field(required=False, widget=forms.HiddenInput)
     start_at = forms.DateTimeField(
         required=False,
         label=gettext_lazy("Start automatically at"),
@@ -178,6 +185,25 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
             (Game.DeadlineMode.NONE, _("No deadlines")),
         ]
         self.fields["daily_time"].widget = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+
+    def clean_my_timezone(self) -> str:
+        zone = self.cleaned_data.get("my_timezone") or ""
+        return zone if zone in ZONES else ""
+
+    def organizer_timezone(self) -> str:
+        """The organizer's seat's zone, unless they chose one (games.core.lobbies)."""
+        return self.cleaned_data["my_timezone"] or self.cleaned_data["deadline_timezone"]
+
+    def pace_timing(self) -> dict:
+        """The deadline settings the form shows: as sent, where readable (a form
+        sent back with an error shows them, so its pace in words says them too),
+        else its initial ones."""
+        if not self.is_bound:
+            return {name: self[name].value() for name in TIMING_FIELDS}
+        self.is_valid()
+        if any(name in self.errors for name in PACE_FIELDS):
+            return {}
+        return {name: self.cleaned_data.get(name) for name in TIMING_FIELDS}
 
     def clean_my_name(self):
         return checked(game_setup.player_name, self.cleaned_data["my_name"])

@@ -1,10 +1,11 @@
 """The new text of an emailed reply, cut from the email it quotes.
 
-Our emails carry a marker line at their top ("Write your reply above this line"),
-so a reply is cut there first, with the quote header the person's client wrote
-just above it. Without the marker (deleted, or a client that quotes nothing of
-ours), the reply is cut at the first quote header of Gmail, Outlook, Apple Mail
-or Thunderbird, in English or Spanish, or at a signature. The common libraries
+Our emails carry a marker line at their top ("Write your reply above this line",
+after the email's first words in its text part), so a reply is cut there first,
+with the quote header the person's client wrote just above it. Without the marker
+(deleted, or a client that quotes nothing of ours), the reply is cut at the first
+quote header of Gmail, Outlook, Apple Mail or Thunderbird, in English or Spanish,
+or at a signature. The common libraries
 for this (talon, email-reply-parser, mail-parser-reply) miss most Spanish headers
 ("escribió:", "De: … Enviado:") and read no HTML or a little, hence this small
 reader. tests/words/reply_corpus holds the replies it must read; its report
@@ -123,9 +124,24 @@ def _cut_at_marker(lines: list[str]) -> int:
             wrapped = here + " " + _unquoted(lines[index + 1])
         else:
             wrapped = here
-        if _marker_key(here) in _MARKER_KEYS or _marker_key(wrapped) in _MARKER_KEYS:
+        if _is_marker(here, wrapped):
             return _header_above(lines, index)
     return len(lines)
+
+
+def _is_marker(here: str, wrapped: str) -> bool:
+    """Does our marker start on the line ``here`` (``wrapped``: with the next line)?
+    The marker alone, or after our email's first words and a dash on that line: the
+    text part opens with what the email asks, which a mail app shows as the preview,
+    then the marker ("Your move: … — Write your reply above this line —")."""
+    if _marker_key(here) in _MARKER_KEYS or _marker_key(wrapped) in _MARKER_KEYS:
+        return True
+    for text in (here, wrapped):
+        body = text.rstrip(_DECORATION)
+        dash = body.rfind("—")
+        if 0 <= dash < len(here) and _marker_key(body[dash + 1 :]) in _MARKER_KEYS:
+            return True
+    return False
 
 
 def _header_above(lines: list[str], marker: int) -> int:

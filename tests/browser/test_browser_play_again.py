@@ -123,3 +123,35 @@ def test_the_organizer_plays_again_and_a_player_follows_the_old_page_to_their_ne
     assert links.read(token).seat == seats.get(name="Cid").pk
     assert page.inner_text("h1").startswith("Cid")
     assert "Friday table 2" in page.inner_text("header")
+
+
+def test_the_organizer_who_played_finds_play_again_on_their_final_page(phone):
+    """The organizer played at Ann's seat (same address, another case): her final
+    page, in Spanish and in English, leads to her page's "Play again" form; another
+    player's final page says nothing of it."""
+    old = finished_game()
+    Seat.objects.filter(game=old, name="Ann").update(email="Org@Example.org")
+    page = phone.page
+    signed_in_as_organizer(phone)
+    ann = Seat.objects.get(game=old, name="Ann")
+
+    Seat.objects.filter(pk=ann.pk).update(language="es")  # a seat's page reads in its own
+    phone.open(links.seat_path(ann), "organizer-final-es")
+    assert "Nueva partida con los mismos jugadores" in page.inner_text("#rematch")
+    shoot_section(phone, "organizer-final-es")
+
+    Seat.objects.filter(pk=ann.pk).update(language="en")
+    phone.open(links.seat_path(ann), "organizer-final")
+    panel = page.locator("#rematch")
+    assert "You organized this game" in panel.inner_text()
+    shoot_section(phone, "organizer-final")
+    panel.get_by_role("link", name="New game with the same players").click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"/organize/{old.pk}/#play-again"), page.url
+    assert page.locator("#play-again form").count() == 1
+    assert Game.objects.get(pk=old.pk).rematch is None  # following the link started nothing
+
+    ben = Seat.objects.get(game=old, name="Benedetta Vanderbilt-Okonkwo")
+    phone.open(links.seat_path(ben), "player-final")
+    assert page.locator("#rematch").count() == 0
+    assert "New game with the same players" not in page.inner_text("body")

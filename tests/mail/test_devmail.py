@@ -107,7 +107,7 @@ def test_the_inbox_filters_by_game_and_by_address(client, devmail):
     assert '<option value="ann@second.example">' in html  # the game's addresses to pick from
     assert '<option value="ann@first.example">' not in html
     html = client.get(f"/dev/mail/?game={first.pk}&to=ben@").content.decode()
-    assert subjects_on(html) == ["ben@first.example — Your move: First, round 1"]
+    assert subjects_on(html) == ["ben@first.example — Your move — the game begins: First, round 1"]
     assert 'value="ben@"' in html and "Clear the filters" in html
     html = client.get("/dev/mail/?to=nobody").content.decode()
     assert subjects_on(html) == [] and "No email matches these filters." in html

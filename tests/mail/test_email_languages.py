@@ -36,7 +36,10 @@ def test_a_seats_email_and_its_calendar_event_name_the_seats_language():
         assert f"\r\nSUMMARY;LANGUAGE={language}:" in unfolded
         assert f"\r\nDESCRIPTION;LANGUAGE={language}:" in unfolded
         # Ben is a merchant, awaited in the market: his subject says it is his move.
-        subject = {"en": "Your move: Pages test, round 1", "es": "Te toca: Pages test, ronda 1"}
+        subject = {
+            "en": "Your move — the market: Pages test, round 1",
+            "es": "Te toca — el mercado: Pages test, ronda 1",
+        }
         assert message["subject"] == subject[language]
 
 
@@ -44,7 +47,7 @@ def test_the_replaced_player_is_told_in_their_own_language():
     game = start_game()
     message = emails.render_replaced(game, seat(game, 2, "es"), "k")
     assert '<html lang="es">' in message["html"]
-    assert message["subject"] == "Novedades: Pages test, ronda 1"
+    assert message["subject"] == "Novedades — te han sustituido: Pages test, ronda 1"
     english = emails.render_replaced(game, seat(game, 2, "en"), "k")
     assert '<html lang="en">' in english["html"]
     assert english["text"].startswith('Your seat in "Pages test" was given to someone else')

@@ -61,7 +61,7 @@ def test_a_demand_is_emailed_to_its_merchant_at_once(game, clock, mailoutbox):
     (email,) = offer_emails(game, 1)
     assert email.pk in outbox.due(T0)  # not put off to a quiet time: Ben may answer now
     assert outbox.deliver(email.pk, now=T0) == "sent"
-    (sent,) = [m for m in mailoutbox if m.body.startswith("Offers that concern you")]
+    (sent,) = [m for m in mailoutbox if m.body.startswith("A demand awaits your answer")]
     assert sent.to == ["ben@example.org"]
     assert "Demand #1: Ann demands" in sent.body
 

@@ -24,7 +24,9 @@ def test_a_market_email_lists_the_replies_with_the_numbered_hand(settings):
     settings.INBOUND_DOMAIN = "in.example.org"
     game = start_game()
     text, html = email_of(game, 1)["text"], email_of(game, 1)["html"]
-    assert text.startswith("— Write your reply above this line —")
+    # The first line is the mail app's preview: what the email asks, then the marker.
+    first = "Your move: choose the cards to set aside — Write your reply above this line —"
+    assert text.splitlines()[0] == first
     assert "Write your reply above this line" in html
     assert "Or reply to this email with one of these, on its first line:" in text
     assert "  set aside 1 2\n  keep\n" in text
@@ -46,7 +48,7 @@ def test_in_spanish(settings):
     game = start_game()
     Seat.objects.filter(game=game, index=1).update(language="es")
     text = email_of(game, 1)["text"]
-    assert text.startswith("— Escribe tu respuesta encima de esta línea —")
+    assert text.splitlines()[0].endswith(" — Escribe tu respuesta encima de esta línea —")
     assert "  aparta 1 2\n  me quedo\n" in text
 
 

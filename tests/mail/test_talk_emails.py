@@ -173,7 +173,8 @@ def test_the_email_tells_exactly_the_unread_lines_and_never_twice(game, clock, m
     sent = send(email, mailoutbox, email.next_attempt_at)
     body, html = sent.body, html_of(sent)
     assert "New table talk" in body
-    assert sent.subject == "News: Pages test, round 1"  # the round's news, even on her turn
+    # The round's news, even on her turn.
+    assert sent.subject == "News — table talk: Pages test, round 1"
     table_talk = body[body.index("TABLE TALK") :]
     assert "Ben · Round 1 · Inspection" in table_talk
     assert "  Ann, my bag is all apples." in table_talk

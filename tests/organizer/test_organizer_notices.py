@@ -151,7 +151,8 @@ def test_a_replaced_player_is_emailed_plainly_with_no_link_and_nothing_of_the_ga
     replace_ben(game)
     deliver_pending()
     [told] = [m for m in mail.outbox if m.to == ["ben@example.org"]]
-    assert told.subject == "News: Notices, round 1"  # with the news Ben had of the round
+    # With the news Ben had of the round.
+    assert told.subject == "News — you were replaced: Notices, round 1"
     for text in (told.body, html_of(told)):
         assert "gave your seat to someone else" in text and "Ben" in text
         assert "old links to the game no longer work" in text
@@ -194,8 +195,8 @@ def test_a_halted_game_asks_no_move_in_its_subjects(game):
     """Ben's market choice is awaited, but a paused game takes no move: its emails
     are news; a cancelled game's last email says so first."""
     controls.pause(game.pk, expected_version=game.version)
-    assert subjects()["Ben"] == "News: Notices, round 1"
+    assert subjects()["Ben"] == "News — game paused: Notices, round 1"
     controls.resume(game.pk, expected_version=fresh(game).version)
-    assert subjects()["Ben"] == "Your move: Notices, round 1"
+    assert subjects()["Ben"] == "Your move — game resumed: Notices, round 1"
     controls.cancel(game.pk, expected_version=fresh(game).version)
     assert set(subjects().values()) == {"Cancelled: Notices"}

@@ -93,6 +93,25 @@ def test_a_line_of_the_person_right_above_the_marker_stays():
     )
 
 
+def test_a_reply_is_cut_at_our_first_line_that_ends_with_the_marker():
+    """The text part opens with what the email asks (the mail app's preview), then
+    the marker, on one line: quoted, unquoted or wrapped, the reply ends there."""
+    ours = "Your move: decide the bags — by Mon 23 Nov, 21:00 your time"
+    marker = "— Write your reply above this line —"
+    for quoted in (
+        f"> {ours} {marker}\n> Your move — Clock",
+        f"{ours} {marker}\nYour move — Clock",
+        f"> {ours} — Write your reply\n> above this line —\n> Your move — Clock",
+        "> Te toca: decide — Escribe tu respuesta encima de esta línea —\n> Te toca",
+    ):
+        assert new_text(f"pass Bob\n\n{quoted}") == "pass Bob", quoted
+
+
+def test_a_sentence_ending_in_the_marker_words_without_a_dash_stays():
+    body = "pass Bob\nTell me where to write your reply above this line"
+    assert new_text(body) == body
+
+
 def test_text_that_mentions_the_marker_in_a_sentence_is_not_the_marker():
     body = "Where do I write your reply above this line thing?\npass Bob"
     assert new_text(body) == body

@@ -3,6 +3,10 @@
 (function () {
   var form = document.getElementById("new-game");
   var line = document.querySelector("#pace-now strong");
+  // The organizer's own zone, for their seat (the deadlines' zone may be another).
+  var mine = document.getElementById("field-my-timezone");
+  var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (mine && zone && !mine.value) mine.value = zone;
   if (form && line) {
     var timer = null;
     var ask = function () {
@@ -17,6 +21,8 @@
     form.addEventListener("input", later);
     form.addEventListener("change", later);
     later();
+    // A page restored from the back/forward cache keeps the fields it had: say them.
+    window.addEventListener("pageshow", function (event) { if (event.persisted) later(); });
   }
   var copy = document.getElementById("copy-join-url");
   var field = document.getElementById("join-url");

@@ -8,11 +8,14 @@
   if (!zone || !field || !hint || field.value === zone) return;
   if (field.hasAttribute("data-auto") && field.value === "UTC") {
     field.value = zone;
-    field.dispatchEvent(new Event("change"));
+    field.dispatchEvent(new Event("change", {bubbles: true}));  // the form's listeners hear it
     return;
   }
   var button = hint.querySelector("[data-zone]");
   button.textContent = zone;
-  button.addEventListener("click", function () { field.value = zone; });
+  button.addEventListener("click", function () {
+    field.value = zone;
+    field.dispatchEvent(new Event("change", {bubbles: true}));
+  });
   hint.hidden = false;
 })();
