@@ -31,11 +31,15 @@ STALE = gettext_lazy("The game changed meanwhile; nothing was done.")
 NOT_ACTIVE = gettext_lazy("This game is no longer in play.")
 
 
-def _control(game_id: int, expected_version: int, note: dict, change, now, announce="") -> Game:
+def _control(
+    game_id: int, expected_version: int, note: dict, change, now, announce="", then=None
+) -> Game:
     """One organizer control: the change, a note in the log and, with ``announce``
     (an email kind), an email to every player in the same commit. ``note``: the
     note command's fields (``text``, in English for the records, and the ``code``
-    and ``params`` each reader's log says it from, games.words.narrate)."""
+    and ``params`` each reader's log says it from, games.words.narrate). ``then``:
+    the state after the note -> engine commands the control makes next, in the same
+    commit."""
     with transaction.atomic():
         game = locked_game(game_id)
         if game.version != expected_version:
@@ -45,6 +49,9 @@ def _control(game_id: int, expected_version: int, note: dict, change, now, annou
         fields = change(game) or {}
         command = {"type": "note", **note}
         state, events = engine.apply(game.engine_state(), command)
+        for follow_up in then(state) if then else ():
+            state, more = engine.apply(state, follow_up)
+            events = [*events, *more]
         commit_state(game, state, events, now)
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
@@ -193,7 +200,15 @@ def replace_player(
         # The player who leaves takes their hidden standing instructions with them.
         return {"standing": standing.without(game, seat.index)}
 
-    game = _control(seat.game_id, expected_version, note, change, now)
+    def answer_off(state):
+        """...and their Black Market standing answer (public: the table reads it is off),
+        which would otherwise seal the new player's claims and tell what their stand
+        cannot pay."""
+        if seat.index not in state.black_market_standing:
+            return []
+        return [{"type": "set_black_market_standing", "seat": seat.index, "standing": False}]
+
+    game = _control(seat.game_id, expected_version, note, change, now, then=answer_off)
     seat.refresh_from_db()
     with transaction.atomic():
         notifications.record_welcome(game, seat, game.engine_state())

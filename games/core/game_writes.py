@@ -36,6 +36,7 @@ class Outcome:
     retry_after: int = 0  # refused as too fast: the seconds to wait
     events: tuple = ()  # the events this move made (an accepted move), as stored
     before: object = None  # the engine state it was applied to (an accepted move)
+    then: tuple = ()  # the events of the standing instructions' moves it set off at once
 
 
 class ServiceError(Exception):

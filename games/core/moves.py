@@ -2,6 +2,8 @@
 events and the emails it makes owed. A repeated submission (the same form key)
 is answered as before and changes nothing."""
 
+from dataclasses import replace
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -71,8 +73,8 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
     except IntegrityError:  # the key is taken; the transaction is rolled back whole
         raise _Repeated(version_seen) from None
     # The move may call for the moves of standing instructions (its own seat's too).
-    standing.follow(game, now, seats, after=outcome.events)
-    return outcome
+    made = standing.follow(game, now, seats, after=outcome.events)
+    return replace(outcome, then=tuple(e for later in made for e in later.events))
 
 
 def _submitted(game: Game, key: str) -> bool:

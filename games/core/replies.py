@@ -21,6 +21,7 @@ messages to ``Received``).
 import hashlib
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.utils import parseaddr
@@ -32,6 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import moves, notifications, talk
+from games.core.game_writes import Outcome as MoveOutcome
 from games.core.game_writes import ServiceError, locked_seat, retried_on_deadlock
 from games.models import InboundMessage, OutboxEmail, Seat
 from games.words import i18n, reply_text
@@ -126,10 +128,10 @@ def take_replies_from_anyone(seat: Seat, anyone: bool) -> bool:
 @dataclass(frozen=True)
 class ReplyMove:
     """A move a reply's first line asks for: the engine command, and what the seat
-    is told once it is made."""
+    is told once it is made (from its outcome, as the page tells it)."""
 
     command: dict
-    done: str
+    told: Callable[[MoveOutcome], str]
 
 
 @retried_on_deadlock
@@ -222,7 +224,7 @@ def _move(row: InboundMessage, seat: Seat, move: ReplyMove, received: Received, 
                 "Here is the table as it is now."
             )
         return _refused(row, seat, now, outcome.code, reason)
-    notifications.record_reply_answer(seat, notifications.REPLY_MOVED, row.pk, move.done)
+    notifications.record_reply_answer(seat, notifications.REPLY_MOVED, row.pk, move.told(outcome))
     return _done(row, Outcome.MOVE_MADE, move.command["type"])
 
 

@@ -10,7 +10,8 @@
   the Booty, which they share) is N or more.
 - "Claim from the Black Market whenever I can" is the engine's own standing answer
   (``set_black_market_standing``, games.engine.black_market), set by that move: public,
-  as the engine has it.
+  as the engine has it; the engine claims the moment the holder's bag is resolved. A
+  replaced seat loses it with the rest (games.core.controls.replace_player).
 
 They are applied here alone: ``follow`` runs under the game's lock after every write
 that can make one due — a player's move (games.core.moves), a deadline's transition

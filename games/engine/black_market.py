@@ -20,6 +20,15 @@ the inspection, even before their bag is decided; or a standing answer, "claim
 when I can, else no claim", which the step answers for them at once (the best
 pile). The standing answer is public, so it shows something: when such a merchant
 does not claim, everyone can tell they could not.
+
+The standing answer claims the moment it can, as the 2nd edition has it: "The first
+player that fulfills a Black Market order takes the topmost card." That is when its
+merchant's bag is resolved (passed or inspected, fines and promised goods paid), or
+when the answer is set after that; the flow (flow.settle) asks after every command of
+the inspection. Bags resolved by one command (a deal deciding several, the deadline
+passing the rest) claim clockwise from the Sheriff's left. A merchant with the answer
+who cannot claim then never can this round (a stand only loses cards once its bag is
+resolved, and piles only shrink): the step, if any, answers "no claim" for them.
 """
 
 from . import checks
@@ -142,10 +151,32 @@ def standing_choice(state, seat: int) -> str:
     )
 
 
+def claim_standing(run: Run) -> None:
+    """During the inspection: every merchant with a standing answer who may claim now
+    takes the best pile at once, clockwise from the Sheriff's left."""
+    state = run.state
+    if state.phase is None or state.phase.kind != "inspection" or not state.black_market_standing:
+        return
+    for seat in state.merchants():
+        if seat in run.state.black_market_standing and standing_claim_due(run.state, seat):
+            take(run, seat, standing_choice(run.state, seat))
+
+
+def standing_claim_due(state, seat: int) -> bool:
+    """Whether ``seat``'s standing answer would claim now (asked of its holders only)."""
+    return (
+        _resolved(state, seat)
+        and not state.claimed_this_round(seat)
+        and seat not in state.phase.declined
+        and standing_choice(state, seat) != NO_CLAIM
+    )
+
+
 def start_step(run: Run) -> bool:
     """The last bag is decided: wait for the merchants who could still claim, if any
     (False: nobody, the step is skipped); those with a standing answer have it
-    given at once (sealed like any choice)."""
+    given at once (sealed like any choice): by now "no claim", since they have
+    claimed already if they could (``claim_standing``)."""
     seats = eligible(run.state)
     if not seats:
         return False

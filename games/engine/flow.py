@@ -125,7 +125,9 @@ def begin(run: Run, name: str | None) -> None:
 
 
 def settle(run: Run) -> None:
-    """After a command (or a phase's start): move on from a complete phase."""
+    """After a command (or a phase's start): the Black Market's standing answers claim
+    if they now can (a bag just resolved), then move on from a complete phase."""
+    black_market.claim_standing(run)
     if run.completed and run.auto_advance:
         advance(run)
 

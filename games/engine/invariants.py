@@ -6,7 +6,7 @@ returns a list of human-readable violations (empty when all is well).
 
 import random
 
-from . import inspection
+from . import black_market, inspection
 from .cards import BLACK_MARKET_TYPES, LEGAL_TYPES
 from .checks import MAX_BAG, MIN_BAG
 from .game import STARTING_GOLD, apply
@@ -70,7 +70,8 @@ def _check_roles(state: State) -> list:
 def _check_black_market(state: State) -> list:
     """Black Market cards: each in its pile or with one claimant (conservation), at most
     one claim per seat a round, none by that round's Sheriff or Deputies; exactly 3
-    cards of the claimed kind out of the game per claim."""
+    cards of the claimed kind out of the game per claim; no standing answer left
+    unanswered when it could claim (it claims the moment it can)."""
     if not state.config.black_market:
         return []
     problems = []
@@ -92,6 +93,10 @@ def _check_black_market(state: State) -> list:
     for kind in {c["type"] for c in claimed} | set(out):
         if out.count(kind) != 3 * sum(1 for c in claimed if c["type"] == kind):
             problems.append(f"the {kind} cards out of the game do not match the claims")
+    if state.phase is not None and state.phase.kind == "inspection":
+        for seat in state.black_market_standing:
+            if black_market.standing_claim_due(state, seat):
+                problems.append(f"seat {seat}'s standing answer could claim and has not")
     return problems
 
 

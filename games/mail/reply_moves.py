@@ -6,9 +6,10 @@ from games import engine
 from games.core import selectors
 from games.core.game_writes import ServiceError
 from games.core.replies import ReplyMove
+from games.present import move_done
 from games.present.move_fields import FormError
-from games.present.moves import MOVES
 from games.present.reply_commands import read
+from games.words import user_text
 
 
 def read_move(seat, text: str) -> ReplyMove | None:
@@ -23,4 +24,7 @@ def read_move(seat, text: str) -> ReplyMove | None:
         raise ServiceError("bad_command", str(error)) from None
     if command is None:
         return None
-    return ReplyMove(command, str(MOVES[command["type"]].done))
+    return ReplyMove(
+        command,
+        lambda outcome: move_done.told(seat, command["type"], outcome, user_text.names(names)),
+    )

@@ -41,7 +41,7 @@ class Move:
     done_with_deputies: Promise | None = None
     # Its consequences are told right away, after the success message.
     tells_outcome: bool = False
-    # Its events may say it did something else than the usual (DONE_BY_EVENT).
+    # Its events may say it did something else than the usual (move_done.DONE_BY_EVENT).
     said_by_events: bool = False
     label: Promise | None = None  # what the organizer's records (and an API) call it
 

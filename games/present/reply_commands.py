@@ -186,7 +186,7 @@ COMMANDS = (
     (
         r"(?:load|carga|cargo|cargar)"
         + NUMBERS
-        + r"\s+(?:declare|declaring|declaro|declara|declarar)\s+(\d{1,2})\s+(\w+)",
+        + r"\s+(?:declare|declaring|declaro|declara|declarar)\s+(\d{1,2})\s+(.+)",
         _load,
     ),
     (r"(?:no offer|no offers|sin oferta|ninguna oferta|no ofrezco nada|no ofrezco)", _no_offer),

@@ -13,17 +13,6 @@ from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.present.move_fields import FormError
 from games.words import goods_names, user_text
 
-# Extra words for goods, besides their names on the cards (and the rulebooks' plurals).
-GOODS_SYNONYMS = {
-    "apples": ("apple",),
-    "cheese": ("cheeses", "queso"),
-    "bread": ("breads", "loaf", "loaves", "panes"),
-    "chicken": ("chicken", "chickens", "gallina", "pollo", "pollos"),
-    "pepper": ("peppers", "pimientas"),
-    "mead": ("meads", "aguamieles", "hidromiel"),
-    "silk": ("silks", "sedas"),
-    "crossbow": ("crossbows", "ballesta", "ballestas"),
-}
 # What the deputies are called as one recipient (six players).
 DEPUTIES_WORDS = ("deputies", "the deputies", "both deputies", "alguaciles", "los alguaciles")
 
@@ -79,23 +68,29 @@ def hand_cards(view: dict, numbers: str) -> list:
 
 @functools.cache
 def goods_words() -> dict:
-    """Every word for each kind of goods, folded: its name in both languages,
-    singular and plural, and the synonyms above."""
+    """Every word for each kind of goods, folded: as players write it
+    (goods_names.WRITTEN: singular and plural, English and Spanish) and as pages
+    name it, in both languages ("Gallinas", "2 de Queso")."""
     words = {}
     for kind in CARD_TYPES:
-        names = set(GOODS_SYNONYMS.get(kind, ()))
+        names = set(goods_names.WRITTEN[kind])
         for language in ("en", "es"):
             with translation.override(language):
                 names.add(str(goods_names.label(kind)))
                 for count in (1, 2):
                     names.add(str(goods_names.counted(count, kind)).split(" ", 1)[1])
         for name in names:
-            words[plain(name)] = kind
+            words[_without_de(plain(name))] = kind
     return words
 
 
+def _without_de(words: str) -> str:
+    """ "de queso" -> "queso": Spanish counts goods either way ("4 de queso")."""
+    return words.removeprefix("de ")
+
+
 def goods_kind(said: str) -> str | None:
-    return goods_words().get(plain(said))
+    return goods_words().get(_without_de(plain(said)))
 
 
 def declared_goods(said: str) -> str:

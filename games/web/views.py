@@ -16,7 +16,6 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
@@ -24,27 +23,15 @@ from django.views.decorators.http import require_http_methods
 from games import engine
 from games.core import after_game, game_writes, links, moves, rematch, selectors, talk
 from games.models import GameEvent
-from games.present import clock, game_log, my_games, presenters, reveal, standing
+from games.present import clock, game_log, move_done, my_games, presenters, reveal, standing
 from games.present import talk as talk_panel
 from games.present.move_fields import sent_back
-from games.present.moves import MOVES
 from games.present.page_language import in_language
 from games.web.forms import FormError, parse_move
-from games.words import i18n, narrate, user_text
+from games.words import i18n, user_text
 from games.words.typed_text import whole_number
 
 log = logging.getLogger(__name__)
-
-# A move whose events say it did something else than the usual.
-DONE_BY_EVENT = {
-    "offer_agreed": gettext_lazy(
-        "You accepted this revision; the deal is made once every party has."
-    ),
-    "black_market_submitted": gettext_lazy(
-        "Your Black Market choice is sealed; it is carried out with the others' once "
-        "every choice is in."
-    ),
-}
 
 
 def _private(response):
@@ -157,35 +144,13 @@ def _move(request, seat, seats: list):
 
 def _done(seat, kind: str, outcome, seats: list) -> str:
     """The success message of a move, and for a decision what it did."""
-    move = MOVES[kind]
-    state = outcome.before if outcome.before is not None else seat.game.engine_state()
-    done = (state.config.deputies and move.done_with_deputies) or move.done
-    if move.done_as_inspector and state.is_inspector(seat.index):
-        done = move.done_as_inspector
-    done = str(done)
-    if outcome.repeated:
-        return _("That form was already sent; it counted once.") + " " + done
-    if not move.said_by_events:
-        return done
-    projected = _projected(seat, state, outcome)
-    said = [str(DONE_BY_EVENT[e["type"]]) for e in projected if e["type"] in DONE_BY_EVENT]
-    if said:
-        return said[0]
-    if not move.tells_outcome:
-        return done
-    names = user_text.names(s.name for s in seats)
-    return " ".join([done, *narrate.outcome_lines(projected, names, seat.index, state.config)])
+    return move_done.told(seat, kind, outcome, user_text.names(s.name for s in seats))
 
 
 def _refused(request, seat, message: str):
     """The page again, with the refused form as the player filled it in."""
     messages.error(request, message)
     return _show(request, seat, sent=sent_back(request.POST))
-
-
-def _projected(seat, state, outcome) -> list:
-    """The move's events, as this seat may know them (e.g. who was lying, who paid)."""
-    return engine.project_log(state, list(outcome.events), seat.index)
 
 
 def show_again(request, seat, talk_text: str, status: int, talk_chosen: dict | None = None):

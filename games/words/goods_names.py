@@ -61,6 +61,33 @@ COUNTED = {
     ),
 }
 
+# How players write each kind of goods, in a reply or a typed field: (English singular,
+# plural, Spanish singular, plural) and other words for it. What a reader accepts is built
+# from this and the names above (games.present.reply_words.goods_words), case and accents
+# aside, so a kind named here reads in every form.
+WRITTEN = {
+    "apples": ("apple", "apples", "manzana", "manzanas"),
+    "cheese": ("cheese", "cheeses", "queso", "quesos"),
+    "bread": ("bread", "breads", "pan", "panes", "loaf", "loaves"),
+    "chicken": ("chicken", "chickens", "gallina", "gallinas", "pollo", "pollos"),
+    "pepper": ("pepper", "peppers", "pimienta", "pimientas"),
+    "mead": ("mead", "meads", "aguamiel", "aguamieles", "hidromiel", "hidromieles"),
+    "silk": ("silk", "silks", "seda", "sedas"),
+    "crossbow": ("crossbow", "crossbows", "ballesta", "ballestas"),
+    "green_apples": ("green apple", "green apples", "manzana verde", "manzanas verdes"),
+    "golden_apples": ("golden apple", "golden apples", "manzana dorada", "manzanas doradas"),
+    "gouda_cheese": ("gouda cheese", "gouda cheeses", "queso gouda", "quesos gouda"),
+    "bleu_cheese": ("bleu cheese", "bleu cheeses", "queso azul", "quesos azules"),
+    "rye_bread": ("rye bread", "rye breads", "pan de centeno", "panes de centeno"),
+    "pumpernickel_bread": (
+        "pumpernickel bread",
+        "pumpernickel breads",
+        "pan negro",
+        "panes negros",
+    ),
+    "royal_rooster": ("royal rooster", "royal roosters", "gallo real", "gallos reales"),
+}
+
 
 @cached_per_language(maxsize=256)
 def label(name: str) -> str:
@@ -79,7 +106,7 @@ def english_matches_the_card_table() -> bool:
     from django.utils import translation
 
     with translation.override("en"):
-        return set(LABELS) == set(COUNTED) == set(CARD_TYPES) and all(
+        return set(LABELS) == set(COUNTED) == set(WRITTEN) == set(CARD_TYPES) and all(
             label(name) == kind.label and all(counted(n, name) == kind.counted(n) for n in (1, 2))
             for name, kind in CARD_TYPES.items()
         )

@@ -271,6 +271,27 @@ def test_a_new_player_in_the_seat_does_not_inherit_the_instructions():
     assert standing.of_game(fresh(game)) == {}
 
 
+def test_a_new_player_in_the_seat_starts_without_the_black_market_standing_answer():
+    """The engine's "claim whenever I can" is the leaving player's choice too: kept, it would
+    make the new player's claims for them and tell the table what their stand cannot pay."""
+    game = new_game(black_market=True)
+    submit(game, 2, {"type": "set_black_market_standing", "standing": True}, "always")
+    submit(game, 3, {"type": "set_black_market_standing", "standing": True}, "always-3")
+    controls.replace_player(
+        seat(game, 2).pk, expected_version=fresh(game).version, name="Zed", email="zed@example.org"
+    )
+    assert state_of(game).black_market_standing == [3]  # the others keep theirs
+    [turned_off] = events(game, "black_market_standing_set")[2:]
+    assert (turned_off["seat"], turned_off["standing"]) == (2, False)
+    # Without one, the replacement changes nothing in the engine but the note.
+    version = fresh(game).version
+    controls.replace_player(
+        seat(game, 1).pk, expected_version=version, name="Yan", email="yan@example.org"
+    )
+    assert len(events(game, "black_market_standing_set")) == 3
+    assert fresh(game).version == version + 1
+
+
 def test_the_moves_are_the_seats_own_and_nothing_else_tells_of_an_instruction():
     plain, instructed = new_game(), new_game()
     instruct(instructed, 1, no_offer=True)

@@ -2084,18 +2084,20 @@ def test_R92_a_standing_answer_claims_when_it_can_and_spares_the_step_its_wait()
         state, {"type": "set_black_market_standing", "seat": 3, "standing": "yes"}, "bad_command"
     )
     state = to_inspection(state, DAVID_BAG)
-    for bag in (1, 2):
-        state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
-    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
-    assert state.phase.kind == "black_market" and awaiting(state) == [3]  # only seat 3 waited for
-    chosen = {e["seat"]: e["choice"] for e in events_of(events, "black_market_submitted")}
-    assert chosen == {1: "silk", 2: "none"}  # silk's top (34) is worth more than pepper's (30)
-    sealed = events_of(events, "black_market_submitted")[0]
-    assert "choice" not in project_event(state, sealed, 3)
-    state, events = do_events(state, "decline_black_market", seat=3)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=1)
+    # Seat 1 claims as its bag passes (R94): silk's top (34) is worth more than pepper's (30).
     assert [(e["seat"], e["kind"]) for e in events_of(events, "black_market_claimed")] == [
         (1, "silk")
     ]
+    state = do(state, "pass_bag", seat=SHERIFF, bag=2)
+    state, events = do_events(state, "pass_bag", seat=SHERIFF, bag=3)
+    assert state.phase.kind == "black_market" and awaiting(state) == [3]  # only seat 3 waited for
+    chosen = {e["seat"]: e["choice"] for e in events_of(events, "black_market_submitted")}
+    assert chosen == {2: "none"}  # seat 2 cannot claim: the step answers for them
+    sealed = events_of(events, "black_market_submitted")[0]
+    assert "choice" not in project_event(state, sealed, 3)
+    state, events = do_events(state, "decline_black_market", seat=3)
+    assert not events_of(events, "black_market_claimed")
     assert state.round == 2 and check_state(state) == []
     # Everyone the step would wait for has a standing answer: no step at all is waited on.
     state = do(state, "set_black_market_standing", seat=3, standing=True)
@@ -2119,3 +2121,50 @@ def test_R93_a_merchant_may_say_no_claim_before_their_bag_is_decided():
     for bag in (1, 2, 3):
         state = do(state, "pass_bag", seat=SHERIFF, bag=bag)
     assert state.round == 2  # no step: nobody left to wait for
+
+
+def test_R94_a_standing_answer_claims_the_moment_its_bag_is_resolved():
+    """2nd ed, Black Market: 'The first player that fulfills a Black Market order takes the
+    topmost card of that kind.' A standing answer ("claim whenever I can") claims the moment
+    its merchant's bag is resolved, passed or inspected, not when the last bag is decided:
+    a merchant whose bag was decided later takes the card below. Bags resolved together (the
+    deadline) claim clockwise from the Sheriff's left (decisions: 'Simultaneous claims on one
+    pile resolve clockwise from the Sheriff's left'); an answer set once the bag is resolved
+    claims at once."""
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["pepper"] * 3)
+    state = do(state, "set_black_market_standing", seat=3, standing=True)
+    state = to_inspection(state, DAVID_BAG, bargaining=True)
+    # Seat 3's bag is decided first: seat 3 takes the top Pepper (30) there and then.
+    state = do(state, "say_no_offer", seat=3)
+    state, events = do_events(state, "inspect_bag", seat=SHERIFF, bag=3)
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [(3, 30)]
+    assert state.phase.kind == "inspection"
+    # Seat 1, resolved later, claims by hand: what is left is the card below.
+    state = do(state, "say_no_offer", seat=1)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state, events = _claim(state, 1, "pepper")
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [(1, 27)]
+    assert state.black_market["pepper"] == [] and check_state(state) == []
+
+    # The deadline passes every bag at once: the answers claim clockwise from the Sheriff's left.
+    state = _market()
+    for seat in (1, 2, 3):
+        state = rig(state, f"stand:{seat}", ["mead"] * 3)
+        state = do(state, "set_black_market_standing", seat=seat, standing=True)
+    state = to_inspection(state, DAVID_BAG)
+    state, events = do_events(state, "timeout")
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [
+        (1, 32),
+        (2, 29),
+    ]
+    assert state.round == 2 and state.claims[3] == [] and check_state(state) == []
+
+    # Set after the bag passed: the answer claims at once, before the inspection ends.
+    state = rig(_market(), "stand:1", ["silk"] * 3)
+    state = to_inspection(state, DAVID_BAG)
+    state = do(state, "pass_bag", seat=SHERIFF, bag=1)
+    state, events = do_events(state, "set_black_market_standing", seat=1, standing=True)
+    assert [(e["seat"], e["value"]) for e in events_of(events, "black_market_claimed")] == [(1, 34)]
+    assert state.phase.kind == "inspection"

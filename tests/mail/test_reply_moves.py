@@ -7,11 +7,12 @@ replies alone, each seat replying with a command its email listed."""
 import collections
 import itertools
 import random
+import re
 
 import pytest
 
 from games import engine
-from games.core import replies, timers
+from games.core import replies, standing, timers
 from games.mail import reply_moves
 from games.models import Game, InboundMessage, OutboxEmail, Seat, TalkMessage
 from tests.support.fixtures_pages import fresh, start_game
@@ -76,6 +77,36 @@ def test_a_reply_makes_the_move_its_first_line_asks_and_says_so(game):
     told = answer_to(ben)
     assert told.kind == "reply_moved" and told.params["reason"] == "Your market choice is recorded."
     assert not TalkMessage.objects.exists()  # a command is not talk
+
+
+def to_inspection(game) -> None:
+    while fresh(game).engine_state().phase.kind != "inspection":
+        timers.advance(game.pk, force=True)
+    deliver_pending()
+
+
+def test_an_inspection_by_reply_is_answered_with_what_it_found(game):
+    """The answer says what the page says after the same move: who was honest or lying,
+    with what, and who paid whom."""
+    to_inspection(game)
+    assert reply(seat(game, 2), "no offer") == Outcome.MOVE_MADE
+    deliver_pending()
+    assert reply(seat(game, 0), "inspect Cid") == Outcome.MOVE_MADE
+    told = answer_to(seat(game, 0)).params["reason"]
+    assert told.startswith("The bag is inspected. ")
+    assert re.search(r"Cid was (honest \(.+\)|lying \(declared .+, carried .+\))", told), told
+    assert re.search(r"(Cid paid you|You paid Cid) \d+ gold", told), told
+
+
+def test_an_offer_by_reply_accepted_at_once_is_answered_as_the_deal_it_became(game):
+    """The Sheriff's standing instruction accepts the offer as it arrives: the answer
+    tells the deal, not an offer "on the table"."""
+    to_inspection(game)
+    standing.change(seat(game, 0), no_offer=False, pass_gold=3)
+    assert reply(seat(game, 1), "offer 3 gold") == Outcome.MOVE_MADE
+    told = answer_to(seat(game, 1)).params["reason"]
+    assert told.startswith("Deal! Offer #1 (revision 1) was accepted. "), told
+    assert "The Sheriff lets your bag pass (deal #1)." in told
 
 
 def test_a_reply_to_an_email_of_an_earlier_phase_is_stale(game):
