@@ -132,7 +132,7 @@ def test_the_organizer_who_played_finds_play_again_on_their_final_page(phone):
     old = finished_game()
     Seat.objects.filter(game=old, name="Ann").update(email="Org@Example.org")
     page = phone.page
-    signed_in_as_organizer(phone)
+    phone.sign_in_as(ORGANIZER)
     ann = Seat.objects.get(game=old, name="Ann")
 
     Seat.objects.filter(pk=ann.pk).update(language="es")  # a seat's page reads in its own
