@@ -145,8 +145,7 @@ def commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     now = now or timezone.now()
     fields = {**moved_on(game, state, now), **extra}
     match = {"pk": game.pk, "version": game.version}
-    GameEvent.objects.bulk_create(event_rows(game, events))
-    updated = Game.objects.filter(**match).update(**fields)
+    updated = bulk.insert_and_update(event_rows(game, events), Game.objects.filter(**match), fields)
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     assign_fields(game, fields)

@@ -18,7 +18,8 @@ from functools import cache, lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from games.models import Game, GameEvent, RecordOpening, Seat
+from games.core import talk_reads
+from games.models import Game, GameEvent, RecordOpening, Seat, TalkMessage
 
 
 def _quote(name: str) -> str:
@@ -76,6 +77,80 @@ class _Statement:
     @cache  # noqa: B019 -- a handful of module-level statements, kept for the process
     def sql(self, vendor: str) -> str:
         return self._build()
+
+
+# Stand-ins for a compiled read's parameters: no id, seq or count is ever one of them.
+_STAND_IN = -7_000_000_001
+
+
+class _Compiled:
+    """A read of one model's rows that the ORM writes (``build`` returns the
+    queryset), compiled to SQL once per database with stand-ins for its named
+    parameters, which each run replaces. Building and compiling a queryset costs
+    the ORM more than the database spends running it (``bench_moves``: the page's
+    and the email's talk reads); this keeps the rule the queryset states in its
+    one place (games.core.talk_reads) and sends it with the page's other reads."""
+
+    def __init__(self, model, build):
+        self._model, self._build, self._by_vendor = model, build, {}
+
+    def _compiled(self, conn) -> tuple:
+        found = self._by_vendor.get(conn.vendor)
+        if found is None:
+            names = self._build.__code__.co_varnames[: self._build.__code__.co_argcount]
+            stand_ins = {name: _STAND_IN - i for i, name in enumerate(names)}
+            compiler = self._build(**stand_ins).query.get_compiler(connection=conn)
+            sql, params = compiler.as_sql()
+            named = {value: name for name, value in stand_ins.items()}
+            slots = [(named.get(p) if type(p) is int else None, p) for p in params]
+            if {name for name, _ in slots if name} != set(names) or len(compiler.select) != len(
+                _fields(self._model)
+            ):
+                raise TypeError(f"{self._build} does not compile to one model's rows")
+            found = self._by_vendor[conn.vendor] = (sql, slots)
+        return found
+
+    def sql_and_params(self, conn, **values) -> tuple:
+        sql, slots = self._compiled(conn)
+        return sql, [values[name] if name else constant for name, constant in slots]
+
+    def rows(self, conn, **values) -> list:
+        """The model's instances, run alone."""
+        sql, params = self.sql_and_params(conn, **values)
+        with conn.cursor() as cursor:
+            cursor.execute(sql, params)
+            return self.instances(cursor.fetchall(), conn)
+
+    def instances(self, rows: list, conn) -> list:
+        fields, alias = _fields(self._model), self._model._meta.db_table
+        return [_instance(self._model, fields, alias, row, conn) for row in rows]
+
+
+def _talk_reader(seat: int, game: int, since: int = 0) -> Seat:
+    """A seat as the talk reads take it: its id, its game, what it has read."""
+    return Seat(pk=seat, game_id=game, talk_read_id=since, talk_mailed_id=since)
+
+
+# The newest page of talk a seat may read (talk.page's, with one more row).
+_NEWEST_TALK = _Compiled(
+    TalkMessage,
+    lambda seat, game: talk_reads.visible_to(_talk_reader(seat, game)).order_by("-id")[
+        : talk_reads.PAGE + 1
+    ],
+)
+# The oldest talk a seat has not read, for its email (one more than it shows).
+_UNREAD_TALK = _Compiled(
+    TalkMessage,
+    lambda seat, game, since: talk_reads.unread(_talk_reader(seat, game, since)).order_by("id")[
+        : talk_reads.EMAIL_MESSAGES + 1
+    ],
+)
+
+
+def unread_talk(seat: Seat) -> list:
+    """The oldest EMAIL_MESSAGES + 1 lines of talk ``seat`` has not read, oldest first."""
+    since = max(seat.talk_read_id, seat.talk_mailed_id)
+    return _UNREAD_TALK.rows(_connection(), seat=seat.pk, game=seat.game_id, since=since)
 
 
 _SEAT_GAME = Seat._meta.get_field("game")
@@ -220,36 +295,49 @@ def _takes_several_statements(conn) -> bool:
     return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
 
 
-def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
-    """What a seat's page reads: the seat with its game and ``record_opened``
-    (whether the game's record was ever opened), its game's seats in seat order
-    (each with the game attached) and the newest ``events`` of its log
-    (StoredEvent, newest first), as (seat or None, seats, events). On
-    PostgreSQL the three statements go in one round trip (client-side binding
-    takes several at once); elsewhere one after the other."""
-    conn = _connection()
-    vendor = conn.vendor
-    reads = (
-        (_SEAT_LINK, [seat_id, game_id]),
-        (_SEATS, [game_id]),
-        (_NEWEST_EVENTS, [game_id, events]),
-    )
+def _run_together(reads: list, conn) -> list:
+    """Each (sql, params) read's rows: in one round trip on PostgreSQL with
+    client-side binding (it takes several statements at once), else one by one."""
     with conn.cursor() as cursor:
         if _takes_several_statements(conn):
             cursor.execute(
-                BATCHED.join(statement.sql(vendor) for statement, _ in reads),
-                [value for _, params in reads for value in params],
+                BATCHED.join(sql for sql, _ in reads), [value for _, params in reads for value in params]
             )
             results = [cursor.fetchall()]
             while cursor.nextset():
                 results.append(cursor.fetchall())
-        else:
-            results = []
-            for statement, params in reads:
-                cursor.execute(statement.sql(vendor), params)
-                results.append(cursor.fetchall())
-    [seat_row], seat_rows, event_rows = results[0] or [None], results[1], results[2]
+            return results
+        results = []
+        for sql, params in reads:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall())
+    return results
+
+
+def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
+    """What a seat's page reads: the seat with its game and ``record_opened``
+    (whether the game's record was ever opened), its game's seats in seat order
+    (each with the game attached), the newest ``events`` of its log (StoredEvent,
+    newest first) and the newest page of the table talk it may read (TalkMessage,
+    newest first, one more than a page holds: talk.page's), as (seat or None, seats,
+    events, talk). On PostgreSQL the four statements go in one round trip
+    (client-side binding takes several at once); elsewhere one after the other."""
+    conn = _connection()
+    vendor = conn.vendor
+    reads = [
+        (_SEAT_LINK.sql(vendor), [seat_id, game_id]),
+        (_SEATS.sql(vendor), [game_id]),
+        (_NEWEST_EVENTS.sql(vendor), [game_id, events]),
+        _NEWEST_TALK.sql_and_params(conn, seat=seat_id, game=game_id),
+    ]
+    [seat_row], seat_rows, event_rows, talk_rows = _padded(_run_together(reads, conn))
     if seat_row is None:
-        return None, [], []
+        return None, [], [], []
     seat = _seat_of_link(seat_row, True, conn)
-    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn)
+    talk = _NEWEST_TALK.instances(talk_rows, conn)
+    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn), talk
+
+
+def _padded(results: list) -> list:
+    """The first result's single row as a one-item list ([None] when there is none)."""
+    return [results[0] or [None], *results[1:]]

@@ -24,14 +24,19 @@ from games.core.game_writes import ServiceError, locked_seat, retried_on_deadloc
 
 # Who reads what: talk.visible_to, talk.unread and talk.with_unread, kept below the
 # emails a message owes.
-from games.core.talk_reads import unread, visible_to, with_unread  # noqa: F401
+from games.core.talk_reads import (  # noqa: F401
+    EMAIL_MESSAGES,
+    PAGE,
+    unread,
+    visible_to,
+    with_unread,
+)
 from games.models import Game, Seat, TalkMessage, TalkReport
 from games.words.typed_text import has_control
 
 MAX_TEXT = 1000  # characters
 MAX_LINES = 10
 MAX_REASON = 200
-PAGE = 20  # messages a page shows at a time
 REF_LENGTH = 16  # TalkMessage.ref's longest
 REF_CHARACTERS = re.compile(rf"[A-Za-z0-9_-]{{1,{REF_LENGTH}}}")  # secrets.token_urlsafe's
 LINE_BREAKS = "\r\n"
@@ -297,14 +302,20 @@ def show_system_lines(seat: Seat, shown: bool) -> None:
     seat.talk_system_lines = shown
 
 
-def page(seat: Seat, before: TalkMessage | None) -> tuple[list, TalkMessage | None]:
+def page(
+    seat: Seat, before: TalkMessage | None, newest: list | None = None
+) -> tuple[list, TalkMessage | None]:
     """The newest PAGE messages ``seat`` may read (older than ``before``, if given),
     newest first, in one statement; and the message the next page starts below
-    (None: no more)."""
-    rows = visible_to(seat)
-    if before is not None:
-        rows = rows.filter(pk__lt=before.pk)
-    rows = list(rows.order_by("-id")[: PAGE + 1])
+    (None: no more). ``newest``: the newest PAGE + 1, read with the seat's page
+    (selectors.seat_page), for the first page."""
+    if before is None and newest is not None:
+        rows = newest
+    else:
+        rows = visible_to(seat)
+        if before is not None:
+            rows = rows.filter(pk__lt=before.pk)
+        rows = list(rows.order_by("-id")[: PAGE + 1])
     more = len(rows) > PAGE
     rows = rows[:PAGE]
     return rows, rows[-1] if more else None

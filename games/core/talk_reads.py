@@ -7,6 +7,9 @@ from django.db.models.functions import Coalesce, Greatest
 
 from games.models import Game, Seat, TalkMessage
 
+PAGE = 20  # messages a page shows at a time
+EMAIL_MESSAGES = 20  # unread messages an email shows; the rest wait on the table
+
 
 def _readable_by(reader) -> Q:
     """Messages the seat ``reader`` (a pk, or an OuterRef to one) may read: the

@@ -153,17 +153,16 @@ def revealed_line(game) -> str:
     return _("The private messages stay private: each of you sees only your own.")
 
 
-EMAIL_MESSAGES = 20  # unread messages an email shows; the rest wait on the table
+EMAIL_MESSAGES = talk.EMAIL_MESSAGES
 
 
 def unread_for_email(seat, seats: list) -> dict:
     """The talk ``seat`` has not read, for its email: the oldest EMAIL_MESSAGES, oldest
     first; how many more wait on the table; and the newest id told (0: none), which
     the seat's emails start after once this one is sent."""
-    unread = talk.unread(seat).order_by("id")
-    rows = list(unread[: EMAIL_MESSAGES + 1])
+    rows = selectors.unread_talk(seat)
     shown = rows[:EMAIL_MESSAGES]
-    more = unread.count() - len(shown) if len(rows) > len(shown) else 0
+    more = talk.unread(seat).count() - len(shown) if len(rows) > len(shown) else 0
     names = {s.pk: s.name for s in seats}
     by_index = [s.name for s in seats]
     messages = [
@@ -214,12 +213,13 @@ SYSTEM_LINES = 40  # the game's own lines the panel reads for a page of talk, at
 GAP_LINES = 6  # and shows between two messages, at most
 
 
-def panel(game, seat, seats: list, state, before) -> dict:
+def panel(game, seat, seats: list, state, before, newest: list | None = None) -> dict:
     """What a seat's page shows of the talk: ``before`` is the message the older
-    page starts below (``?talk_before=`` names it by its ref; None: the newest).
+    page starts below (``?talk_before=`` names it by its ref; None: the newest);
+    ``newest``: the newest messages, if read with the page (talk.page).
     Unread messages are marked new; reading the page marks nothing (the page's
     script, or a button, posts what was read)."""
-    rows, older = talk.page(seat, before)
+    rows, older = talk.page(seat, before, newest)
     names = {s.pk: s.name for s in seats}
     since = max(seat.talk_read_id, seat.talk_mailed_id)
     phase_kind = state.phase.kind if state.phase else ""

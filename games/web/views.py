@@ -93,11 +93,13 @@ def seat_page(request, token: str):
 
 @dataclass(frozen=True)
 class Table:
-    """What a page shows besides the seat, read with it: the game's seats, and
-    the newest batch of its log (none for the whole log, read from the start)."""
+    """What a page shows besides the seat, read with it: the game's seats, the
+    newest batch of its log (none for the whole log, read from the start) and the
+    newest talk."""
 
     seats: list
     newest_events: list | None
+    newest_talk: list
 
 
 def _seat_and_table(request, token: str) -> tuple:
@@ -105,8 +107,11 @@ def _seat_and_table(request, token: str) -> tuple:
     database allows it (selectors.seat_page)."""
     link = links.read(token)
     whole = _whole_log(request)
-    seat, seats, events = selectors.seat_page(link.seat, link.game, 0 if whole else EVENTS_BATCH)
-    return links.seat_if_link_current(seat, link.version), Table(seats, None if whole else events)
+    seat, seats, events, talk_rows = selectors.seat_page(
+        link.seat, link.game, 0 if whole else EVENTS_BATCH
+    )
+    table = Table(seats, None if whole else events, talk_rows)
+    return links.seat_if_link_current(seat, link.version), table
 
 
 def _whole_log(request) -> bool:
@@ -210,7 +215,8 @@ def _show(
     context["reveal"] = reveal.presented(after_game.told(game, state), names)
     context["rematch"] = rematch.note_for(seat)  # after the game: their seat in the next one
     before = talk.message_by_ref(seat, request.GET.get("talk_before", ""))
-    context["talk"] = talk_panel.panel(game, seat, seats, state, before)
+    newest_talk = table.newest_talk if table else None
+    context["talk"] = talk_panel.panel(game, seat, seats, state, before, newest_talk)
     # Whom to write to and what to answer: as refused, or as a link preselected it.
     chosen = talk_chosen or {"about": request.GET.get("talk_about", "")}
     context["talk"].update(talk_panel.form_choices(game, seat, seats, view, chosen))

@@ -11,8 +11,8 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.core import selectors
-from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+from games.core import selectors, talk
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
 from tests.support.fixtures_pages import start_game
 
 pytestmark = pytest.mark.django_db
@@ -164,14 +164,15 @@ def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
 
 def test_a_seat_page_reads_what_its_three_reads_give():
     game, seat = _a_game_with_every_kind_of_field()
-    read, seats, events = selectors.seat_page(seat.pk, game.pk, 2)
+    read, seats, events, talk_rows = selectors.seat_page(seat.pk, game.pk, 2)
     alone = selectors.seat_with_game(seat.pk, game.pk)
     assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
     assert read.record_opened is False
     assert [_fields(s) for s in seats] == [_fields(s) for s in selectors.seats_of(game)]
     assert all(s.game is read.game for s in seats)
     assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=2)
-    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [])
+    assert talk_rows == []
+    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [], [])
 
 
 def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes():
@@ -182,7 +183,49 @@ def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes()
         mock.patch.dict(options, {"server_side_binding": True}),
         CaptureQueriesContext(connection) as apart,
     ):
-        read, seats, events = selectors.seat_page(seat.pk, game.pk, 3)
-    assert len(apart.captured_queries) == 3
+        read, seats, events, _talk = selectors.seat_page(seat.pk, game.pk, 3)
+    assert len(apart.captured_queries) == 4
     assert _fields(read) == _fields(together[0]) and events == together[2]
     assert [_fields(s) for s in seats] == [_fields(s) for s in together[1]]
+
+
+def _talk_at_a_table():
+    """Lines of talk of every kind: the table's, private ones each way, one hidden."""
+    game = start_game()
+    seats = list(game.seats.order_by("index"))
+    said = [
+        (seats[0], None), (seats[1], seats[2]), (seats[2], seats[1]), (seats[3], None),
+        (seats[1], seats[0]), (seats[0], seats[3]),
+    ]  # fmt: skip
+    for i, (author, to) in enumerate(said):
+        TalkMessage.objects.create(
+            game=game, seat=author, to_seat=to, ref=f"r{i}", text=f"line {i}",
+            hidden_at=timezone.now() if i == 3 else None,
+        )  # fmt: skip
+    return game, seats
+
+
+def _ids(rows) -> list:
+    return [m.pk for m in rows]
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_a_seat_page_reads_the_talk_the_seat_may_read_as_the_orm_does(finished):
+    game, seats = _talk_at_a_table()
+    if finished:  # every private line is revealed to the table once the game is over
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, reveal_private=True)
+    for seat in seats:
+        talk_rows = selectors.seat_page(seat.pk, game.pk, 1)[3]
+        orm = list(talk.visible_to(seat).order_by("-id")[: talk.PAGE + 1])
+        assert _ids(talk_rows) == _ids(orm)
+        assert [_fields(m) for m in talk_rows] == [_fields(m) for m in orm]
+    assert len(selectors.seat_page(seats[1].pk, game.pk, 1)[3]) == (6 if finished else 5)  # not 0 to 3
+
+
+def test_the_talk_a_seat_has_not_read_as_the_orm_reads_it():
+    game, seats = _talk_at_a_table()
+    for seat in seats:
+        for since in (0, TalkMessage.objects.filter(game=game).order_by("id")[1].pk):
+            seat.talk_read_id = since
+            orm = list(talk.unread(seat).order_by("id")[: talk.EMAIL_MESSAGES + 1])
+            assert [_fields(m) for m in selectors.unread_talk(seat)] == [_fields(m) for m in orm]
