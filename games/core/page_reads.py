@@ -338,6 +338,36 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn), talk
 
 
+# A game's events a seat has not been told yet: from its notified_seq on, newest first
+# (parameters: game, seat).
+_NEWS = _Statement(
+    lambda: _select_events(
+        f"AND e.{_quote('seq')} >= (SELECT s.{_quote('notified_seq')} "
+        f"FROM {_quote(Seat._meta.db_table)} s WHERE s.{_quote('id')} = %s) "
+        f"ORDER BY e.{_quote('seq')} DESC"
+    )
+)
+
+
+def seat_news(seat_id: int, game_id: int) -> tuple:
+    """What a seat's email reads: the seat with its game and ``record_opened``, the
+    game's seats in seat order (each with the game attached) and the events the
+    seat has not been told yet (StoredEvent, newest first: events_since's), as
+    (seat or None, seats, news); on PostgreSQL in one round trip."""
+    conn = _connection()
+    vendor = conn.vendor
+    reads = [
+        (_SEAT_LINK.sql(vendor), [seat_id, game_id]),
+        (_SEATS.sql(vendor), [game_id]),
+        (_NEWS.sql(vendor), [game_id, seat_id]),
+    ]
+    [seat_row], seat_rows, event_rows = _padded(_run_together(reads, conn))
+    if seat_row is None:
+        return None, [], []
+    seat = _seat_of_link(seat_row, True, conn)
+    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn)
+
+
 def _padded(results: list) -> list:
     """The first result's single row as a one-item list ([None] when there is none)."""
     return [results[0] or [None], *results[1:]]

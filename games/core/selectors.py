@@ -37,6 +37,7 @@ def seat_with_game(seat_id: int, game_id: int) -> Seat | None:
 seat_page = page_reads.seat_page
 seat_at_table = page_reads.seat_at_table
 unread_talk = page_reads.unread_talk
+seat_news = page_reads.seat_news
 
 
 def game_locked(game_id: int) -> Game:

@@ -6,6 +6,7 @@ ask this seat's moves in a round, or of that round's news (games.mail.threads).
 """
 
 import functools
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -112,16 +113,32 @@ def reply_to_headers(seat: Seat) -> dict:
     return {"Reply-To": f"play+{seat.reply_key}@{settings.INBOUND_DOMAIN}"}
 
 
+@dataclass(frozen=True)
+class Table:
+    """What an email reads besides its seat and game, if read with them
+    (selectors.seat_news): the game's seats in seat order, and the events the seat
+    has not been told yet, newest first."""
+
+    seats: list
+    news: list
+
+
 def render(
-    game: Game, seat: Seat, state, kind: str, key: str = "", params: dict | None = None
+    game: Game,
+    seat: Seat,
+    state,
+    kind: str,
+    key: str = "",
+    params: dict | None = None,
+    table: Table | None = None,
 ) -> dict:
     """The email ``kind`` for ``seat``: built from its view and its projection of
     the events since its last email, never from the raw state. ``params``: what the
     outbox row recorded when it was owed (an answer to a reply: why it was refused)."""
     view = engine.view_for(state, seat.index)
-    seats = selectors.seats_of(game)  # in seat order
+    seats = table.seats if table else selectors.seats_of(game)  # in seat order
     names = user_text.names(s.name for s in seats)
-    recent = selectors.events_since(game.pk, seat.notified_seq)
+    recent = table.news if table else selectors.events_since(game.pk, seat.notified_seq)
     lines, _more = game_log.log_lines(state, recent, names, seat.index, None)
     halted = clock.halted(game, seat.timezone)
     bargaining = None if halted else clock.deadline(game.bargaining_until, seat.timezone)

@@ -100,9 +100,10 @@ CLAIMED = (
 )
 
 
-def render(email: OutboxEmail, now) -> None:
+def render(email: OutboxEmail, now, table: emails.Table | None = None) -> None:
     """Write an owed email's body: a seat's from its view of the game as it is now,
-    an alert from what its row recorded when it was owed."""
+    an alert from what its row recorded when it was owed. ``table``: the seat's, if
+    read with it (_with_seat_and_game)."""
     game, seat = email.game, email.seat
     if email.kind in notifications.PERSON_EMAILS:
         message = person_emails.render_for_person(email.kind, email.to, email.params, email.key)
@@ -111,7 +112,13 @@ def render(email: OutboxEmail, now) -> None:
     else:
         with i18n.as_seat(seat):
             message = emails.render(
-                game, seat, game.engine_state(), email.kind, email.key, email.params
+                game,
+                seat,
+                game.engine_state(),
+                email.kind,
+                email.key,
+                email.params,
+                table=table,
             )
         # What it told, and the phase it asked about (a reply's move is judged by it).
         told = {TALK_TOLD: message["talk_told"], PHASE_SINCE: game.phase_since}
@@ -169,7 +176,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = True  # a worker died after handing it over, or before
         elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
-        seat = _with_seat_and_game(email)
+        seat, table = _with_seat_and_game(email)
         if seat is not None and seat.undeliverable_at and seat.email.lower() == email.to.lower():
             email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
             email.save()
@@ -184,13 +191,13 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         elif email.rendered_at is None and (email.seat_id is not None or not email.text):
             # (An alert owed before alerts were rendered when sent has its body
             # already: it is sent as it is.)
-            if email.kind == notifications.OFFER and not _offers_to_tell(email):
+            if email.kind == notifications.OFFER and not _offers_to_tell(email, table):
                 email.delete()  # another email told them first (e.g. "Round N is over")
                 return "dropped"
             if email.kind == notifications.TALK and not _talk_to_tell(seat):
                 email.delete()  # read on the page, or told by another email, meanwhile
                 return "dropped"
-            render(email, now)
+            render(email, now, table)
             if _talk_perhaps_told(email, seat):
                 _count_in_doubt(email, "tells talk another email may have told")
         email.status = OutboxEmail.Status.SENDING
@@ -220,13 +227,13 @@ OFFER_EVENTS = frozenset(
 )
 
 
-def _offers_to_tell(email: OutboxEmail) -> bool:
+def _offers_to_tell(email: OutboxEmail, table: emails.Table | None) -> bool:
     """Has a gathered offer email still something to tell when it is due: an offer
     event its reader has not been told of (how an offer went, if it is closed)?
     An email sent meanwhile (the round's end, a new phase) may have told them all:
     this one would then say "Offers that concern you" over nothing."""
-    since = email.seat.notified_seq
-    return any(e["type"] in OFFER_EVENTS for e in selectors.events_since(email.game_id, since))
+    news = table.news if table else selectors.events_since(email.game_id, email.seat.notified_seq)
+    return any(e["type"] in OFFER_EVENTS for e in news)
 
 
 def _talk_to_tell(seat: Seat | None) -> bool:
@@ -257,14 +264,17 @@ def _talk_perhaps_told(email: OutboxEmail, seat: Seat | None) -> bool:
     return others.filter(**{f"params__{TALK_TOLD}__gt": since}).exists()
 
 
-def _with_seat_and_game(email: OutboxEmail) -> Seat | None:
-    """Attach the email's seat and game to it, read in one statement; its seat."""
-    seat = None
-    if email.seat_id is not None:
-        seat = selectors.seat_with_game(email.seat_id, email.game_id)
-    if seat is not None:
-        email.seat, email.game = seat, seat.game
-    return email.seat
+def _with_seat_and_game(email: OutboxEmail) -> tuple:
+    """Attach the email's seat and game to it, read in one round trip with what a
+    seat's email is rendered from (emails.Table: the game's seats, the news it has
+    not been told): (its seat, that table), (None, None) for an email to no seat."""
+    if email.seat_id is None:
+        return email.seat, None
+    seat, seats, news = selectors.seat_news(email.seat_id, email.game_id)
+    if seat is None:
+        return email.seat, None
+    email.seat, email.game = seat, seat.game
+    return seat, emails.Table(seats, news)
 
 
 def _provider_has_it(email: OutboxEmail) -> bool:
