@@ -106,8 +106,13 @@ for side in ref head; do
         die "${side^^} imports games from $imported, not from ${dir[$side]}"
 done
 
+# Other work on the machine slows both sides' times (their CPU less): say how busy it was.
+load() {
+    [[ ! -r /proc/loadavg ]] || echo "load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+}
 command="scripts/bench_against.sh $ref_name${*:+ $*}   (each run: ${bench[*]})"
 echo "$command"
+load
 for n in 1 2 3; do
     for side in ref head; do
         echo "-- run $n of 3 at ${side^^}"
@@ -116,6 +121,7 @@ for n in 1 2 3; do
         grep -E "^(== in-process|page GET|move POST|email sent|whole log)" "$output" || true
     done
 done
+load
 
 label() { git -C "$root" log -1 --format='%h %<(70,trunc)%s' "$1" | sed 's/ *$//'; }
 head_label=$(label HEAD)
