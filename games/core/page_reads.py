@@ -301,7 +301,8 @@ def _run_together(reads: list, conn) -> list:
     with conn.cursor() as cursor:
         if _takes_several_statements(conn):
             cursor.execute(
-                BATCHED.join(sql for sql, _ in reads), [value for _, params in reads for value in params]
+                BATCHED.join(sql for sql, _ in reads),
+                [value for _, params in reads for value in params],
             )
             results = [cursor.fetchall()]
             while cursor.nextset():

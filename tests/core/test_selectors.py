@@ -219,7 +219,8 @@ def test_a_seat_page_reads_the_talk_the_seat_may_read_as_the_orm_does(finished):
         orm = list(talk.visible_to(seat).order_by("-id")[: talk.PAGE + 1])
         assert _ids(talk_rows) == _ids(orm)
         assert [_fields(m) for m in talk_rows] == [_fields(m) for m in orm]
-    assert len(selectors.seat_page(seats[1].pk, game.pk, 1)[3]) == (6 if finished else 5)  # not 0 to 3
+    # Seat 1 reads all but the line from seat 0 to seat 3, until the game reveals it.
+    assert len(selectors.seat_page(seats[1].pk, game.pk, 1)[3]) == (6 if finished else 5)
 
 
 def test_the_talk_a_seat_has_not_read_as_the_orm_reads_it():
