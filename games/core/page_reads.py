@@ -147,6 +147,19 @@ _UNREAD_TALK = _Compiled(
 )
 
 
+# A game's row, locked until the transaction ends: every write's first read.
+_LOCKED_GAME = _Compiled(Game, lambda game: Game.objects.select_for_update().filter(pk=game))
+
+
+def locked_game(game_id: int) -> Game:
+    """The game's row, locked until the transaction ends (``select_for_update``).
+    Game.DoesNotExist if there is none."""
+    found = _LOCKED_GAME.rows(_connection(), game=game_id)
+    if not found:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return found[0]
+
+
 def unread_talk(seat: Seat) -> list:
     """The oldest EMAIL_MESSAGES + 1 lines of talk ``seat`` has not read, oldest first."""
     since = max(seat.talk_read_id, seat.talk_mailed_id)

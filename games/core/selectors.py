@@ -40,10 +40,7 @@ unread_talk = page_reads.unread_talk
 seat_news = page_reads.seat_news
 
 
-def game_locked(game_id: int) -> Game:
-    """The game's row, locked until the transaction ends (``select_for_update``).
-    Game.DoesNotExist if there is none."""
-    return Game.objects.select_for_update().get(pk=game_id)
+game_locked = page_reads.locked_game
 
 
 def seats_of(game: Game) -> list:
