@@ -143,25 +143,30 @@ def deliver(pk: int, now=None) -> str:
         return _record_failure(email, error, now)
     # The ESP's id of the message, which its tracking events quote (0 is an id too).
     provider_id = getattr(getattr(message, "anymail_status", None), "message_id", None)
-    _record(
-        email,
-        status=OutboxEmail.Status.SENT,
-        sent_at=now,
-        last_error="",
-        provider_message_id="" if provider_id is None else str(provider_id)[:200],
-    )
-    if email.seat_id is not None and email.rendered_version is not None:
-        # Its own statement, one row: the seat's news now start after this email.
-        seen_up_to = email.rendered_version  # never moved back
-        Seat.objects.filter(pk=email.seat_id, notified_seq__lt=seen_up_to).update(
-            notified_seq=seen_up_to
+    with transaction.atomic():  # the answer and what the seat was told: one commit
+        _record(
+            email,
+            status=OutboxEmail.Status.SENT,
+            sent_at=now,
+            last_error="",
+            provider_message_id="" if provider_id is None else str(provider_id)[:200],
         )
-        # And its talk after the newest line this email told (never moved back either).
-        told = email.params.get(TALK_TOLD, 0)
-        if told:
-            told_before = Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told)
-            told_before.update(talk_mailed_id=told)
+        if email.seat_id is not None and email.rendered_version is not None:
+            _told(email)
     return "sent"
+
+
+def _told(email: OutboxEmail) -> None:
+    """The seat's news now start after this email (one row, never moved back), and
+    its talk after the newest line this email told (never moved back either)."""
+    seen_up_to = email.rendered_version
+    Seat.objects.filter(pk=email.seat_id, notified_seq__lt=seen_up_to).update(
+        notified_seq=seen_up_to
+    )
+    told = email.params.get(TALK_TOLD, 0)
+    if told:
+        told_before = Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told)
+        told_before.update(talk_mailed_id=told)
 
 
 def _claim(pk: int, now) -> OutboxEmail | str:
