@@ -31,6 +31,13 @@ PLAN_CHUNK = 50
 WRITE_CHUNK = 250
 # Nothing but writing this close to a deadline (a plan chunk or a claim takes less).
 GUARD = timedelta(seconds=0.15)
+# Claimed games not worked out yet, at most (then planning comes first), so that a
+# process claims about as fast as it plans and processes side by side share a burst...
+UNPLANNED_AT_MOST = 2 * CLAIM_BATCH
+# ...except in the last seconds before a deadline it holds: then it claims whatever is
+# due, as a game claimed unplanned is still written at its deadline (worked out then),
+# and one left unclaimed waits for the safety sweep.
+CLAIM_ALL_WITHIN = timedelta(seconds=5)
 # With nothing to claim, look again this often; overdue claims that lapsed less often.
 IDLE_SECONDS = 0.25
 LAPSED_EVERY_SECONDS = 1.0
@@ -40,8 +47,16 @@ class DeadlineRunner:
     """The deadlines one process holds: deadline -> {game id: its plan, or None while
     not worked out}. ``step()`` does the most urgent piece of work."""
 
-    def __init__(self, holder: str | None = None, *, ahead: timedelta | None = None, clock=None):
+    def __init__(
+        self,
+        holder: str | None = None,
+        *,
+        ahead: timedelta | None = None,
+        batch: int | None = None,
+        clock=None,
+    ):
         self.holder = holder or deadline_claims.new_holder()
+        self.batch = batch or CLAIM_BATCH
         seconds = settings.DEADLINE_CLAIM_AHEAD_SECONDS
         self.ahead = ahead if ahead is not None else timedelta(seconds=seconds)
         self.clock = clock or timezone.now
@@ -62,12 +77,15 @@ class DeadlineRunner:
             self.write_chunk(due, now)
             return 0.0
         quiet = due is None or due - now > GUARD
-        if quiet and self.plan_chunk():
-            return 0.0
-        if quiet and (self.claim_after is None or now >= self.claim_after):
+        may_claim = quiet and (self.claim_after is None or now >= self.claim_after)
+        backlog = sum(len(pks) for pks in self.unplanned.values())
+        closing = due is not None and due - now < CLAIM_ALL_WITHIN
+        if may_claim and (backlog < UNPLANNED_AT_MOST or closing):
             if self.claim(now):
                 return 0.0
             self.claim_after = now + timedelta(seconds=IDLE_SECONDS)
+        if quiet and self.plan_chunk():
+            return 0.0
         wait = IDLE_SECONDS
         if due is not None:
             wait = min(wait, (due - now).total_seconds())
@@ -77,7 +95,7 @@ class DeadlineRunner:
         lapsed = self.lapsed_after is None or now >= self.lapsed_after
         if lapsed:
             self.lapsed_after = now + timedelta(seconds=LAPSED_EVERY_SECONDS)
-        rows = deadline_claims.claim(self.holder, now, self.ahead, CLAIM_BATCH, lapsed=lapsed)
+        rows = deadline_claims.claim(self.holder, now, self.ahead, self.batch, lapsed=lapsed)
         for pk, deadline in rows:
             self.held.setdefault(deadline, {})[pk] = None
             self.unplanned.setdefault(deadline, []).append(pk)

@@ -369,6 +369,7 @@ class Clock:
 def test_two_deadline_processes_share_a_burst_and_write_each_game_once(monkeypatch):
     monkeypatch.setattr(deadline_runner, "CLAIM_BATCH", 2)
     monkeypatch.setattr(deadline_runner, "WRITE_CHUNK", 2)
+    monkeypatch.setattr(deadline_runner, "UNPLANNED_AT_MOST", 2)
     games = [new_game() for _ in range(6)]
     deadline = games[0].phase_deadline
     clock = Clock(deadline - timedelta(seconds=30))
@@ -389,6 +390,22 @@ def test_two_deadline_processes_share_a_burst_and_write_each_game_once(monkeypat
     for game in games:
         assert fresh(game).engine_state().phase.kind == "load"
         assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
+
+
+def test_a_process_claims_as_it_plans_but_takes_everything_due_in_the_last_seconds(monkeypatch):
+    monkeypatch.setattr(deadline_runner, "CLAIM_BATCH", 2)
+    monkeypatch.setattr(deadline_runner, "UNPLANNED_AT_MOST", 2)
+    games = [new_game() for _ in range(6)]
+    deadline = games[0].phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    runner = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    runner.step()
+    runner.step()  # two claimed: they are planned before more are claimed
+    assert len(runner.held[deadline]) == 2
+    clock.now = deadline - timedelta(seconds=3)
+    for _ in range(2):
+        runner.step()
+    assert len(runner.held[deadline]) == 6
 
 
 def test_a_process_stopping_releases_its_claims_for_another_to_take_at_once():

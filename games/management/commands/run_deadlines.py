@@ -32,10 +32,18 @@ class Command(BaseCommand):
             "DEADLINE_CLAIM_AHEAD_SECONDS)",
         )
 
+        parser.add_argument(
+            "--batch",
+            type=int,
+            default=deadline_runner.CLAIM_BATCH,
+            help="deadlines claimed at once (each batch is planned before the next is "
+            "claimed, so that processes side by side share a burst)",
+        )
+
     def handle(self, *args, **options):
         ahead = options["ahead"]
         runner = deadline_runner.DeadlineRunner(
-            ahead=None if ahead is None else timedelta(seconds=ahead)
+            ahead=None if ahead is None else timedelta(seconds=ahead), batch=options["batch"]
         )
         stopping = threading.Event()
 
