@@ -13,7 +13,6 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 import redis
 from django.conf import settings
 from django.db import connection
@@ -22,16 +21,9 @@ from django.utils import timezone
 
 from games.core import game_setup
 from games.models import Game, GameEvent
+from tests.support.real_services import REAL_SERVICES
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    # Run on their own, in one process (Makefile), like the other real-worker tests.
-    pytest.mark.real_worker,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"),
-        reason="needs PostgreSQL and a Redis broker (always there under CI)",
-    ),
-]
+pytestmark = REAL_SERVICES
 
 PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 ROOT = Path(__file__).resolve().parents[2]
