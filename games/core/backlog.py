@@ -19,7 +19,7 @@ from django.db.models import Case, Count, Min, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.core.deadline_claims import SWEEP_HOLDER
+from games.core.deadline_claims import SWEEP_HOLDER, held_by_nobody
 from games.models import Game, OutboxEmail
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ def deadlines_behind(now) -> dict:
     of those, the ones no deadline process holds (``unclaimed``: none is running, or
     their leases ran out, games.core.deadline_claims) and the ones the beat's safety
     sweep found so and took (``safety_sweep``)."""
-    unheld = Q(deadline_claimed_until=None) | Q(deadline_claimed_until__lt=now)
+    unheld = held_by_nobody(now)
     swept = Q(deadline_claimed_by=SWEEP_HOLDER, deadline_claimed_until__gte=now)
     overdue = Game.objects.filter(
         status=Game.Status.ACTIVE, paused_at=None, phase_deadline__lte=now

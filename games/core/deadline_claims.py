@@ -2,9 +2,11 @@
 claims its own due games, ahead of time, in small batches (``SKIP LOCKED``: two
 processes never wait for each other nor take the same row), so no single
 dispatcher caps how many deadlines a second the service writes. A claim is a
-lease: it holds until the deadline plus LEASE_AFTER_DEADLINE; a game still not
-written then (its process died or froze) may be taken over by any other process,
-or by the beat's safety sweep.
+lease: it holds until the deadline plus LEASE_AFTER_DEADLINE, and for as long
+after as its process says it is alive (``beat``, every second or so: a burst may
+take it longer than the lease to write). A game still not written once both ran
+out (its process died or froze) may be taken over by any other process, or by the
+beat's safety sweep.
 
 A new deadline clears the claim (games.core.game_writes.phase_timing, the
 controls): the next phase is claimed afresh.
@@ -16,13 +18,17 @@ import socket
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 
-from games.models import Game
+from games.models import DeadlineProcess, Game
 
-# A process writes its deadlines within milliseconds of their time; one that has not
-# written a deadline this long after it fell is taken to be dead or frozen.
+# A process writes its deadlines within seconds of their time; one that has neither
+# written a deadline this long after it fell nor said it is alive for this long is
+# taken to be dead or frozen.
 LEASE_AFTER_DEADLINE = timedelta(seconds=3)
+ALIVE_FOR = timedelta(seconds=3)
+# A process that stopped without a word is forgotten after this.
+FORGET_AFTER = timedelta(hours=1)
 # The beat's safety sweep hands an overdue game to a Celery task, which may be lost
 # with the broker: its claim is given up after this.
 SWEEP_LEASE = timedelta(seconds=10)
@@ -40,9 +46,34 @@ def _in_play():
     return Game.objects.filter(status=Game.Status.ACTIVE, paused_at=None)
 
 
+def beat(holder: str, now) -> None:
+    """``holder`` is alive: its claims hold for ALIVE_FOR more, past their leases."""
+    DeadlineProcess.objects.update_or_create(
+        holder=holder, defaults={"alive_until": now + ALIVE_FOR}
+    )
+
+
+def forget(holder: str | None = None, now=None) -> None:
+    """A process stopped (``holder``), or the ones silent for long."""
+    if holder is not None:
+        DeadlineProcess.objects.filter(holder=holder).delete()
+    else:
+        DeadlineProcess.objects.filter(alive_until__lt=now - FORGET_AFTER).delete()
+
+
+def held_by_nobody(now) -> Q:
+    """A game whose claim is no more: none, or a lease run out whose process has
+    stopped saying it is alive."""
+    alive = DeadlineProcess.objects.filter(
+        holder=OuterRef("deadline_claimed_by"), alive_until__gte=now
+    )
+    return Q(deadline_claimed_until=None) | (Q(deadline_claimed_until__lt=now) & ~Exists(alive))
+
+
 def _lapsed(now):
     """Overdue deadlines whose claim ran out (a lease ends after its deadline)."""
-    return _in_play().filter(phase_deadline__lte=now, deadline_claimed_until__lt=now)
+    lapsed = _in_play().filter(phase_deadline__lte=now, deadline_claimed_until__lt=now)
+    return lapsed.filter(held_by_nobody(now))
 
 
 def claim(holder: str, now, ahead: timedelta, limit: int, lapsed: bool = True) -> list:
@@ -66,10 +97,7 @@ def claim_overdue(holder: str, now, limit: int, grace: timedelta = timedelta(0))
     claim holds, held for SWEEP_LEASE from ``now``. [(game id, deadline)], earliest
     first."""
     with transaction.atomic():
-        unheld = _in_play().filter(
-            Q(deadline_claimed_until=None) | Q(deadline_claimed_until__lt=now),
-            phase_deadline__lte=now - grace,
-        )
+        unheld = _in_play().filter(held_by_nobody(now), phase_deadline__lte=now - grace)
         rows = _locked_first(unheld, limit)
         _hold(rows, holder, now + SWEEP_LEASE)
     return rows

@@ -41,6 +41,8 @@ CLAIM_ALL_WITHIN = timedelta(seconds=5)
 # With nothing to claim, look again this often; overdue claims that lapsed less often.
 IDLE_SECONDS = 0.25
 LAPSED_EVERY_SECONDS = 1.0
+# How often a process says it is alive (deadline_claims.beat), between two steps.
+ALIVE_EVERY = timedelta(seconds=1)
 
 
 class DeadlineRunner:
@@ -64,6 +66,7 @@ class DeadlineRunner:
         self.unplanned: dict = {}  # deadline -> [game id], not planned yet
         self.claim_after = None  # no claim before this (nothing was left to claim)
         self.lapsed_after = None
+        self.alive_until = None  # when to say again that this process is alive
         self.written = 0
 
     # --- the loop's one step ----------------------------------------------------------------
@@ -72,6 +75,9 @@ class DeadlineRunner:
         """Write, plan or claim, whichever is due first; returns the seconds the
         caller may wait before the next step (0: more work is ready)."""
         now = self.clock()
+        if self.alive_until is None or now >= self.alive_until:
+            deadline_claims.beat(self.holder, now)
+            self.alive_until = now + ALIVE_EVERY
         due = min(self.held, default=None)
         if due is not None and due <= now:
             self.write_chunk(due, now)
@@ -95,6 +101,7 @@ class DeadlineRunner:
         lapsed = self.lapsed_after is None or now >= self.lapsed_after
         if lapsed:
             self.lapsed_after = now + timedelta(seconds=LAPSED_EVERY_SECONDS)
+            deadline_claims.forget(now=now)
         rows = deadline_claims.claim(self.holder, now, self.ahead, self.batch, lapsed=lapsed)
         for pk, deadline in rows:
             self.held.setdefault(deadline, {})[pk] = None
@@ -151,7 +158,9 @@ class DeadlineRunner:
         pks = [pk for games in self.held.values() for pk in games]
         self.held.clear()
         self.unplanned.clear()
-        return deadline_claims.release(self.holder, pks) if pks else 0
+        released = deadline_claims.release(self.holder, pks) if pks else 0
+        deadline_claims.forget(self.holder)
+        return released
 
 
 def run(runner: DeadlineRunner, stopping, on_error_wait: float = 1.0) -> None:

@@ -23,6 +23,13 @@ class Migration(migrations.Migration):
             name="deadline_claimed_by",
             field=models.CharField(blank=True, default="", editable=False, max_length=80),
         ),
+        migrations.CreateModel(
+            name="DeadlineProcess",
+            fields=[
+                ("holder", models.CharField(max_length=80, primary_key=True, serialize=False)),
+                ("alive_until", models.DateTimeField()),
+            ],
+        ),
         migrations.RunPython(clear_hand_out_marks, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name="game",

@@ -220,6 +220,18 @@ def new_reply_key() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(REPLY_KEY_LENGTH))
 
 
+class DeadlineProcess(models.Model):
+    """A deadline process alive (games.core.deadline_claims): it says so every second
+    or so, even while it writes a long burst. The games it claimed stay its own while
+    it does, past their leases; once it stops saying so, another takes them over."""
+
+    holder = models.CharField(max_length=80, primary_key=True)
+    alive_until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.holder
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(help_text="Engine seat number, clockwise from 0.")

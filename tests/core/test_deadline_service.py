@@ -347,6 +347,20 @@ def test_two_processes_claim_a_deadline_once_and_a_lapsed_claim_is_taken_over():
     assert fresh(game).deadline_claimed_until is None  # the next phase is unclaimed
 
 
+def test_a_process_still_writing_keeps_its_claims_past_their_leases():
+    game = new_game()
+    deadline = game.phase_deadline
+    deadline_claims.claim("p1", deadline - timedelta(seconds=30), AHEAD, 10)
+    late = deadline + deadline_claims.LEASE_AFTER_DEADLINE + timedelta(seconds=5)
+    deadline_claims.beat("p1", late - timedelta(seconds=1))  # busy with a long burst
+    assert deadline_claims.claim("p2", late, AHEAD, 10) == []
+    sweeps = Sweeps()
+    sweeps.at(late)
+    assert sweeps.advance == []
+    silent = late + deadline_claims.ALIVE_FOR  # then it stops saying so
+    assert deadline_claims.claim("p2", silent, AHEAD, 10) == [(game.pk, deadline)]
+
+
 def test_a_new_deadline_is_claimed_afresh():
     game = new_game()
     deadline = game.phase_deadline
