@@ -2,7 +2,7 @@
 # Development runner behind `make run`.
 #
 # Migrates the database, creates the demo game, then runs the Procfile (the web
-# server, two Celery workers and Celery beat) with honcho in the foreground of
+# server, a deadline process, two Celery workers and Celery beat) with honcho in the foreground of
 # this terminal, each line of output prefixed with the process name. Ctrl-C stops
 # them all; if any one of them exits, the others are stopped too.
 #
@@ -12,7 +12,7 @@
 #   DEBUG     Django debug mode                  (default: 1)
 #   SITE_URL  base of the links in emails        (default: http://127.0.0.1:$PORT)
 #   CELERY_CONCURRENCY  email worker processes   (default: 2)
-#   DEADLINES_CONCURRENCY  deadlines worker processes (default: 1)
+#   DEADLINES_CONCURRENCY  processes of the deadlines queue's worker (default: 1)
 #   INBOUND_DOMAIN  where replies go (default with DEBUG=1: reply.localhost; the dev
 #             mailbox answers each email with its Reply form, no ESP needed)
 #   DATABASE_URL, REDIS_URL, VAR_DIR, ...  passed through untouched (see README).
@@ -29,11 +29,10 @@ export DEBUG="${DEBUG:-1}"
 export SITE_URL="${SITE_URL:-http://127.0.0.1:${PORT}}"
 export PYTHONUNBUFFERED=1
 export CELERY_CONCURRENCY="${CELERY_CONCURRENCY:-2}"
-export DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"  # the sweep reads it too
+export DEADLINES_CONCURRENCY="${DEADLINES_CONCURRENCY:-1}"
 if [[ "$DEBUG" == "1" ]]; then  # replies are read, answered from the dev mailbox
     export INBOUND_DOMAIN="${INBOUND_DOMAIN-reply.localhost}"
 fi
-export DEADLINE_WORKERS=1  # and this: one deadlines worker here (Compose runs two)
 BASE="http://127.0.0.1:${PORT}"
 export PY WEB_PORT="$PORT" # the Procfile's (honcho gives each process a PORT of its own)
 
@@ -104,8 +103,8 @@ for _ in range(120):
 EOF
 banner_pid=$!
 
-say "workers:  emails ($CELERY_CONCURRENCY processes, queue celery)," \
-    "deadlines ($DEADLINES_CONCURRENCY, queue deadlines), and beat"
+say "workers:  a deadline process, emails ($CELERY_CONCURRENCY processes, queue celery)," \
+    "timers ($DEADLINES_CONCURRENCY, queue deadlines), and beat"
 # Ctrl-C (or a TERM) reaches honcho, which stops them all; this script waits for it
 # (a trap, so that the signal does not end it first), then says so.
 trap ':' INT TERM HUP

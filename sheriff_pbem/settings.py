@@ -200,19 +200,16 @@ CELERY_TASK_ACKS_LATE = True  # a task is acknowledged only once it has run
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a killed worker's task is redelivered
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# Deadlines have a queue of their own, served by a worker of its own (scripts/dev-run.sh,
-# docker/compose.yaml): a backlog of emails on the default queue never delays an advance.
-# The sweep is there too, since every advance waits for it.
+# Deadlines are written by deadline processes (`manage.py run_deadlines`, as many as
+# the load needs: games/core/deadline_runner.py), each claiming its own due games this
+# many seconds ahead and working out their transitions meanwhile. The deadlines queue,
+# served by a worker of its own (scripts/dev-run.sh, docker/compose.yaml), holds what
+# else time does (reminders, bargaining ends) and the beat's safety sweep, so that a
+# backlog of emails on the default queue never delays them.
 # A worker started without -Q (and the tests' worker) consumes both.
+DEADLINE_CLAIM_AHEAD_SECONDS = env_int("DEADLINE_CLAIM_AHEAD_SECONDS", 60)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINES_QUEUE = "deadlines"
-# The deadline workers' processes (DEADLINE_WORKERS workers, each with --concurrency
-# DEADLINES_CONCURRENCY): deadlines that fall together are split into this many tasks,
-# so that every process takes a share at once. Two workers in production
-# (docker/compose.yaml): while one is stuck, the other keeps the deadlines
-# (games/core/timer_tasks.py, REHAND_LATE_DEADLINE).
-DEADLINE_WORKERS = env_int("DEADLINE_WORKERS", 1)
-DEADLINE_WORKER_PROCESSES = env_int("DEADLINES_CONCURRENCY", 2) * DEADLINE_WORKERS
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}

@@ -19,6 +19,7 @@ from django.db.models import Case, Count, Min, Q, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games.core.deadline_claims import SWEEP_HOLDER, held_by_nobody
 from games.models import Game, OutboxEmail
 
 log = logging.getLogger(__name__)
@@ -32,11 +33,26 @@ def _age(now, since) -> float | None:
 
 
 def deadlines_behind(now) -> dict:
-    """The games in play whose phase deadline has passed (paused ones wait on purpose)."""
+    """The games in play whose phase deadline has passed (paused ones wait on purpose);
+    of those, the ones no deadline process holds (``unclaimed``: none is running, or
+    their leases ran out, games.core.deadline_claims) and the ones the beat's safety
+    sweep found so and took (``safety_sweep``)."""
+    unheld = held_by_nobody(now)
+    swept = Q(deadline_claimed_by=SWEEP_HOLDER, deadline_claimed_until__gte=now)
     overdue = Game.objects.filter(
         status=Game.Status.ACTIVE, paused_at=None, phase_deadline__lte=now
-    ).aggregate(count=Count("pk"), oldest=Min("phase_deadline"))
-    return {"overdue": overdue["count"], "oldest_overdue_seconds": _age(now, overdue["oldest"])}
+    ).aggregate(
+        count=Count("pk"),
+        oldest=Min("phase_deadline"),
+        unclaimed=Count("pk", filter=unheld),
+        swept=Count("pk", filter=swept),
+    )
+    return {
+        "overdue": overdue["count"],
+        "oldest_overdue_seconds": _age(now, overdue["oldest"]),
+        "unclaimed": overdue["unclaimed"],
+        "safety_sweep": overdue["swept"],
+    }
 
 
 def mail_behind(now) -> dict:

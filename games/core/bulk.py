@@ -147,6 +147,8 @@ def insert_new(objs: list, unique: str) -> list:
             ).values_list(unique, flat=True)
         )
         return model.objects.bulk_create([o for o in objs if getattr(o, unique) not in taken])
+    if _fast(objs):
+        return _insert_new_copied(objs, unique)
     meta = model._meta
     fields = _inserted(meta)
     now = timezone.now()
@@ -163,12 +165,62 @@ def insert_new(objs: list, unique: str) -> list:
             f"RETURNING {unique_column}, {quote(meta.pk.column)}",
             values,
         )
-        created = dict(cursor.fetchall())
+        return _created(objs, unique, dict(cursor.fetchall()))
+
+
+def _insert_new_copied(objs: list, unique: str) -> list:
+    """insert_new for many rows (a deadline's thousands of emails): COPY into a
+    temporary table, then one INSERT ... SELECT: the rows readied ahead (ready())
+    are sent as they are, where arrays as parameters cost a dump of every value."""
+    meta = objs[0]._meta
+    fields = _inserted(meta)
+    now = timezone.now()
+    stamped = [i for i, f in enumerate(fields) if _stamped(f)]
+
+    def rows():
+        for obj in objs:
+            row = _row(obj, fields, None)
+            for i in stamped:
+                row[i] = now
+            yield row
+
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    unique_column = quote(meta.get_field(unique).column)
+    with connection.cursor() as cursor:
+        temp = _copied_to_temp(cursor, meta, fields, rows())
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) SELECT {columns} FROM {temp} "
+            f"ON CONFLICT ({unique_column}) DO NOTHING "
+            f"RETURNING {unique_column}, {quote(meta.pk.column)}"
+        )
+        return _created(objs, unique, dict(cursor.fetchall()))
+
+
+def _created(objs: list, unique: str, created: dict) -> list:
+    """The objects whose ``unique`` value is a key of ``created`` (value -> primary
+    key), given their primary keys."""
     new = [obj for obj in objs if getattr(obj, unique) in created]
     for obj in new:
         obj.pk = created[getattr(obj, unique)]
         obj._state.adding = False
     return new
+
+
+def _copied_to_temp(cursor, meta, fields: list, rows) -> str:
+    """A temporary table with the table's column types for ``fields``, gone at the
+    end of the transaction, filled with ``rows`` by COPY: its quoted name."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    temp = quote(f"bulk_{uuid.uuid4().hex}")
+    cursor.execute(
+        f"CREATE TEMPORARY TABLE {temp} ON COMMIT DROP AS "
+        f"SELECT {columns} FROM {quote(meta.db_table)} WITH NO DATA"
+    )
+    with cursor.cursor.copy(f"COPY {temp} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+    return temp
 
 
 def update(objs: list, names: list) -> None:
@@ -185,19 +237,11 @@ def update(objs: list, names: list) -> None:
     fields = _updated(meta, names)
     key = tuple(names)
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    table, temp = quote(meta.db_table), quote(f"bulk_{uuid.uuid4().hex}")
+    table = quote(meta.db_table)
     assignments = ", ".join(f"{quote(f.column)} = t.{quote(f.column)}" for f in fields[1:])
     pk = quote(meta.pk.column)
     with connection.cursor() as cursor:
-        # Same column types as the table; gone at the end of the transaction.
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE {temp} ON COMMIT DROP AS "
-            f"SELECT {columns} FROM {table} WITH NO DATA"
-        )
-        with cursor.cursor.copy(f"COPY {temp} ({columns}) FROM STDIN") as copy:
-            for obj in objs:
-                copy.write_row(_row(obj, fields, key))
+        temp = _copied_to_temp(cursor, meta, fields, (_row(obj, fields, key) for obj in objs))
         cursor.execute(
             f"UPDATE {table} SET {assignments} FROM {temp} t WHERE {table}.{pk} = t.{pk}"
         )

@@ -85,7 +85,7 @@ def resume(game_id: int, *, expected_version: int, now=None) -> Game:
             "paused_at": None,
             "idle_phases": 0,  # the organizer stepped in: the players get a fresh run
             "phase_deadline": deadlines.resume(game.phase_deadline, game.paused_at, now),
-            "advance_queued_at": None,
+            "deadline_claimed_until": None,
             "reminder_at": deadlines.resume(game.reminder_at, game.paused_at, now),
             "bargaining_until": deadlines.resume(game.bargaining_until, game.paused_at, now),
         }
@@ -105,7 +105,11 @@ def extend(game_id: int, *, expected_version: int, by: timedelta, now=None) -> G
 
     def change(game):
         reminder = deadlines.reminder_time(policy(game), new_deadline, now)
-        return {"phase_deadline": new_deadline, "reminder_at": reminder, "advance_queued_at": None}
+        return {
+            "phase_deadline": new_deadline,
+            "reminder_at": reminder,
+            "deadline_claimed_until": None,
+        }
 
     note = {
         "text": f"The deadline is extended to {shown}.",

@@ -114,7 +114,7 @@ def phase_timing(game: Game, state, now) -> dict:
         "bargaining_until": (
             deadlines.bargaining_end(game.bargaining_minutes, deadline, now) if bargaining else None
         ),
-        "advance_queued_at": None,
+        "deadline_claimed_until": None,
     }
 
 

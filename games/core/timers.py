@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import engine
@@ -46,7 +47,7 @@ TRANSITION_FIELDS = [
     "phase_deadline",
     "reminder_at",
     "bargaining_until",
-    "advance_queued_at",
+    "deadline_claimed_until",
     "status",
     "finished_at",
 ]
@@ -133,7 +134,7 @@ def _waiting_for_away(game: Game, state, seats: list, late: set, now) -> dict | 
     return {
         "phase_deadline": deadline,
         "reminder_at": deadlines.reminder_time(rules, deadline, now),
-        "advance_queued_at": None,
+        "deadline_claimed_until": None,
         "updated_at": now,
         "away_minutes_used": game.away_minutes_used + used / timedelta(minutes=1),
     }
@@ -155,13 +156,17 @@ def plan_advances(targets: list, *, at) -> dict:
 
 
 @retried_on_deadlock
-def advance_many(targets: list, *, now=None, force: bool = False, plans=None) -> int:
+def advance_many(
+    targets: list, *, now=None, force: bool = False, plans=None, holder: str | None = None
+) -> int:
     """``advance`` for (game id, expected version) pairs in one transaction and
     one commit, with set-wide reads and writes (games.core.bulk): a thousand deadlines
     falling in the same second must not be a thousand transactions. Rows are
     locked in id order (no deadlock between two chunks). ``plans`` (from
     plan_advances) are used for the games whose row has not changed since;
-    the others are worked out here. Returns how many games moved on."""
+    the others are worked out here. With ``holder``, only the games whose deadline
+    that process still holds (games.core.deadline_claims): one taken over by another
+    is that one's to write. Returns how many games moved on."""
     now = now or timezone.now()
     expected = dict(targets)
     plans = plans or {}
@@ -171,6 +176,8 @@ def advance_many(targets: list, *, now=None, force: bool = False, plans=None) ->
             .filter(pk__in=expected, status=Game.Status.ACTIVE)
             .order_by("pk")
         )
+        if holder is not None:
+            locked = locked.filter(deadline_claimed_by=holder)
         rows = locked.values_list("pk", "version", "updated_at", "paused_at", "phase_deadline")
         due = [
             (pk, (version, updated_at))
@@ -225,7 +232,11 @@ def _count_missed(games: dict, seats: list) -> None:
     threshold."""
     for seat in seats:
         seat.missed_in_a_row += 1
-    bulk.update(seats, ["missed_in_a_row"])
+    # One statement for them all, the ids alone sent (their rows are locked with their
+    # games, so counting up in the database gives the values counted here).
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(
+        missed_in_a_row=F("missed_in_a_row") + 1
+    )
     for seat in seats:
         game = games[seat.game_id]
         if game.organizer_email and seat.missed_in_a_row == game.miss_alert_after:

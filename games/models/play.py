@@ -112,9 +112,14 @@ class Game(models.Model):
     # When this inspection's bargaining time runs out (None: not in inspection, no limit, or over).
     bargaining_until = models.DateTimeField(null=True, blank=True, editable=False)
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # When the sweep last handed this overdue phase, due reminder or ended bargaining
-    # time to a worker (see tasks.sweep_deadlines).
-    advance_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Who holds this phase's deadline, and until when (games.core.deadline_claims): a
+    # deadline process claims it ahead and writes it when it falls; past the lease, any
+    # other process (or the beat's safety sweep) may take it over. Every new deadline
+    # clears the lease (game_writes.phase_timing, the controls).
+    deadline_claimed_until = models.DateTimeField(null=True, blank=True, editable=False)
+    deadline_claimed_by = models.CharField(max_length=80, blank=True, default="", editable=False)
+    # When the sweep last handed this due reminder or ended bargaining time to a
+    # worker (see tasks.sweep_deadlines).
     remind_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     bargaining_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
     # --- is anybody still playing? (timers.advance_many, "abandoned games") ----------
@@ -168,6 +173,18 @@ class Game(models.Model):
             models.Index(fields=["status", "phase_deadline"]),
             models.Index(fields=["status", "reminder_at"]),
             models.Index(fields=["status", "bargaining_until"]),
+            # The deadlines nobody holds yet, earliest first: what a deadline process
+            # claims (games.core.deadline_claims). A claimed row leaves it.
+            models.Index(
+                fields=["phase_deadline", "id"],
+                name="game_deadline_unclaimed",
+                condition=models.Q(
+                    status="active",
+                    paused_at=None,
+                    phase_deadline__isnull=False,
+                    deadline_claimed_until=None,
+                ),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -201,6 +218,18 @@ def new_reply_key() -> str:
     only, since mail systems may lowercase an address's local part."""
     alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
     return "".join(secrets.choice(alphabet) for _ in range(REPLY_KEY_LENGTH))
+
+
+class DeadlineProcess(models.Model):
+    """A deadline process alive (games.core.deadline_claims): it says so every second
+    or so, even while it writes a long burst. The games it claimed stay its own while
+    it does, past their leases; once it stops saying so, another takes them over."""
+
+    holder = models.CharField(max_length=80, primary_key=True)
+    alive_until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.holder
 
 
 class Seat(models.Model):

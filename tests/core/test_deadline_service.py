@@ -11,6 +11,8 @@ from games import engine
 from games.core import (
     bulk,
     controls,
+    deadline_claims,
+    deadline_runner,
     deadlines,
     game_setup,
     game_writes,
@@ -26,6 +28,7 @@ from tests.support.clock_games import PLAYERS, T0, TIMING, fresh, new_game
 from tests.support.mailplay import deliver_pending
 
 pytestmark = pytest.mark.django_db
+AHEAD = timedelta(minutes=1)
 
 
 def log_types(game) -> list:
@@ -318,32 +321,118 @@ def test_the_next_email_tells_what_timed_out():
 # --- deadlines handed out ahead, worked out early, written at the deadline ---------------
 
 
-def test_a_deadline_is_handed_out_ahead_once_due_at_the_deadline():
+def test_the_safety_sweep_leaves_a_deadline_to_the_process_that_holds_it():
     game = new_game()
     deadline = game.phase_deadline
+    assert deadline_claims.claim("p1", deadline - timedelta(seconds=30), AHEAD, 10)
     sweeps = Sweeps()
-    sweeps.at(deadline - timer_tasks.LOOKAHEAD - timedelta(seconds=1))
-    assert sweeps.ahead == []  # not yet within reach
-    sweeps.at(*[deadline - timedelta(seconds=s) for s in (3.5, 3, 2, 1, 0)])
-    assert sweeps.ahead == [([(game.pk, None)], deadline, deadline - timer_tasks.PREPARE)]
+    sweeps.at(*seconds_after(deadline, 0, 1, 2, 2.9))  # its lease holds until 3 s after
     assert sweeps.advance == []
-    assert fresh(game).advance_queued_at == deadline
-    sweeps.at(deadline + timedelta(seconds=11))  # that task was lost: handed out again
+    sweeps.at(deadline + timedelta(seconds=3.5))  # the process died: the sweep takes over
     assert sweeps.advance == [[(game.pk, None)]]
+    assert fresh(game).deadline_claimed_by == deadline_claims.SWEEP_HOLDER
 
 
-def test_deadlines_falling_together_are_shared_among_the_worker_processes(settings):
-    settings.DEADLINE_WORKER_PROCESSES = 2
-    t = T0 + timedelta(hours=1)
-    rows = [(pk, t) for pk in range(1, 1001)] + [(2000, t + timedelta(seconds=1))]
-    chunks = timer_tasks.advance_chunks(rows, now=T0)
-    assert [(at, len(chunk)) for at, chunk in chunks] == [
-        (t, 500),
-        (t, 500),
-        (t + timedelta(seconds=1), 1),
+def test_two_processes_claim_a_deadline_once_and_a_lapsed_claim_is_taken_over():
+    game = new_game()
+    deadline = game.phase_deadline
+    early = deadline - timedelta(seconds=30)
+    assert deadline_claims.claim("p1", early, AHEAD, 10) == [(game.pk, deadline)]
+    assert deadline_claims.claim("p2", early, AHEAD, 10) == []
+    lapsed = deadline + deadline_claims.LEASE_AFTER_DEADLINE + timedelta(seconds=0.1)
+    assert deadline_claims.claim("p2", lapsed, AHEAD, 10) == [(game.pk, deadline)]
+    # p1 wakes up: the game is p2's to write now.
+    assert timers.advance_many([(game.pk, None)], now=lapsed, holder="p1") == 0
+    assert timers.advance_many([(game.pk, None)], now=lapsed, holder="p2") == 1
+    assert fresh(game).deadline_claimed_until is None  # the next phase is unclaimed
+
+
+def test_a_process_still_writing_keeps_its_claims_past_their_leases():
+    game = new_game()
+    deadline = game.phase_deadline
+    deadline_claims.claim("p1", deadline - timedelta(seconds=30), AHEAD, 10)
+    late = deadline + deadline_claims.LEASE_AFTER_DEADLINE + timedelta(seconds=5)
+    deadline_claims.beat("p1", late - timedelta(seconds=1))  # busy with a long burst
+    assert deadline_claims.claim("p2", late, AHEAD, 10) == []
+    sweeps = Sweeps()
+    sweeps.at(late)
+    assert sweeps.advance == []
+    silent = late + deadline_claims.ALIVE_FOR  # then it stops saying so
+    assert deadline_claims.claim("p2", silent, AHEAD, 10) == [(game.pk, deadline)]
+
+
+def test_a_new_deadline_is_claimed_afresh():
+    game = new_game()
+    deadline = game.phase_deadline
+    deadline_claims.claim("p1", deadline - timedelta(seconds=30), AHEAD, 10)
+    controls.extend(game.pk, expected_version=game.version, by=timedelta(hours=1), now=T0)
+    later = fresh(game).phase_deadline
+    assert deadline_claims.claim("p2", later - timedelta(seconds=30), AHEAD, 10) == [
+        (game.pk, later)
     ]
-    late = timer_tasks.advance_chunks([(7, T0 - timedelta(seconds=1))], now=T0)
-    assert late == [(None, [(7, None)])]
+
+
+class Clock:
+    def __init__(self, now):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def test_two_deadline_processes_share_a_burst_and_write_each_game_once(monkeypatch):
+    monkeypatch.setattr(deadline_runner, "CLAIM_BATCH", 2)
+    monkeypatch.setattr(deadline_runner, "WRITE_CHUNK", 2)
+    monkeypatch.setattr(deadline_runner, "UNPLANNED_AT_MOST", 2)
+    games = [new_game() for _ in range(6)]
+    deadline = games[0].phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    runners = [deadline_runner.DeadlineRunner(f"p{i}", ahead=AHEAD, clock=clock) for i in (1, 2)]
+    for _ in range(10):  # ahead: they claim and plan by turns
+        for runner in runners:
+            runner.step()
+    held = [{pk for games in r.held.values() for pk in games} for r in runners]
+    assert held[0] and held[1] and not held[0] & held[1]
+    assert held[0] | held[1] == {game.pk for game in games}
+    assert all(plan is not None for r in runners for g in r.held.values() for plan in g.values())
+    clock.now = deadline
+    with mock.patch.object(timers, "_transition", side_effect=AssertionError("recomputed")):
+        for _ in range(5):
+            for runner in runners:
+                runner.step()
+    assert sum(r.written for r in runners) == len(games)
+    for game in games:
+        assert fresh(game).engine_state().phase.kind == "load"
+        assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
+
+
+def test_a_process_claims_as_it_plans_but_takes_everything_due_in_the_last_seconds(monkeypatch):
+    monkeypatch.setattr(deadline_runner, "CLAIM_BATCH", 2)
+    monkeypatch.setattr(deadline_runner, "UNPLANNED_AT_MOST", 2)
+    games = [new_game() for _ in range(6)]
+    deadline = games[0].phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    runner = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    runner.step()
+    runner.step()  # two claimed: they are planned before more are claimed
+    assert len(runner.held[deadline]) == 2
+    clock.now = deadline - timedelta(seconds=3)
+    for _ in range(2):
+        runner.step()
+    assert len(runner.held[deadline]) == 6
+
+
+def test_a_process_stopping_releases_its_claims_for_another_to_take_at_once():
+    game = new_game()
+    deadline = game.phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    first = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    first.step()
+    assert first.held
+    assert first.release() == 1
+    second = deadline_runner.DeadlineRunner("p2", ahead=AHEAD, clock=clock)
+    second.step()
+    assert game.pk in second.held[deadline]
 
 
 def test_a_transition_worked_out_ahead_is_written_as_it_was_planned():
@@ -474,12 +563,13 @@ def test_the_sweep_times_the_black_market_step_out_with_no_claim():
     to_black_market_step(game)
     deadline = fresh(game).phase_deadline
     missed = game.seats.get(index=1).missed_in_a_row
-    sweeps = Sweeps()
-    sweeps.at(deadline - timedelta(seconds=30))
-    assert sweeps.advance == [] and sweeps.ahead == []
-    sweeps.at(deadline)
-    [chunk] = sweeps.advance
-    assert timers.advance_many(chunk, now=deadline) == 1
+    clock = Clock(deadline - timedelta(seconds=30))
+    runner = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    runner.step()
+    runner.step()  # claimed, then planned
+    clock.now = deadline
+    runner.step()
+    assert runner.written == 1
     game = fresh(game)
     state = game.engine_state()
     assert state.round == 2 and state.phase.kind == "market"

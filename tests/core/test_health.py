@@ -70,7 +70,12 @@ def test_nothing_behind_answers_200(client):
     all_sent()
     response, found = backlog(client)
     assert response.status_code == 200 and found["ok"] and found["problems"] == []
-    assert found["deadlines"] == {"overdue": 0, "oldest_overdue_seconds": None}
+    assert found["deadlines"] == {
+        "overdue": 0,
+        "oldest_overdue_seconds": None,
+        "unclaimed": 0,
+        "safety_sweep": 0,
+    }
     assert found["mail"] == {"owed": 0, "oldest_owed_seconds": None}
     assert found["queues"] == SHALLOW
     assert "no-cache" in response["Cache-Control"]
@@ -288,10 +293,11 @@ def test_the_sweeps_expire_instead_of_piling_up_behind_stopped_workers():
 # --- Compose ------------------------------------------------------------------------------
 
 
-def test_compose_runs_two_deadline_workers_and_checks_the_backlog():
+def test_compose_runs_scalable_deadline_processes_and_checks_the_backlog():
     compose = (ROOT / "docker" / "compose.yaml").read_text()
     services_ = re.findall(r"^  ([a-z0-9-]+):", compose, flags=re.M)
-    workers = [name for name in services_ if name.startswith("deadlines")]
-    assert len(workers) >= 2, services_
+    assert "deadlines" in services_ and "timers" in services_, services_
+    deadlines = compose[compose.index("\n  deadlines:") :]
+    assert "run_deadlines" in deadlines.split("\n  timers:")[0]
+    assert "replicas: ${DEADLINE_PROCESSES:-2}" in compose
     assert "/healthz/backlog" in compose
-    assert "DEADLINE_WORKERS: " in compose

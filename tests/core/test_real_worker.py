@@ -18,17 +18,9 @@ from games.core import game_setup, moves
 from games.core.timer_tasks import advance_games, sweep_deadlines
 from games.models import Game, GameEvent, OutboxEmail
 from sheriff_pbem.celery import app
+from tests.support.real_services import REAL_SERVICES
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    # Run on their own, in one process (Makefile): a worker thread sharing a
-    # process with other tests would meet their databases.
-    pytest.mark.real_worker,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"),
-        reason="needs PostgreSQL and a Redis broker (always there under CI)",
-    ),
-]
+pytestmark = REAL_SERVICES
 
 PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
 QUEUES = [settings.DEADLINES_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE]

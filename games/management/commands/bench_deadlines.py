@@ -1,9 +1,18 @@
-"""Benchmark the deadline machinery end to end: a real Celery worker and beat.
+"""Benchmark the deadline machinery end to end: real deadline processes
+(``manage.py run_deadlines``), a Celery worker for emails, one for the deadlines
+queue, and beat.
 
-Part A, deadline lateness: N games whose market deadlines all fall at the same
-instant T; lateness of a game = when its new phase is committed (seen by a poll
-every 50 ms) minus T. Also shown: its ``timed_out`` event's time minus T (when
-the transaction wrote it, before its commit).
+Part A, deadline lateness, once for each count of deadline processes
+(``--processes 1,2``): N games whose market deadlines all fall at the same instant
+T, set ``--lead`` seconds ahead; lateness of a game = when its new phase is
+committed (seen by a poll every 50 ms) minus T. Also shown: its ``timed_out``
+event's time minus T (written in the transaction, before its commit), advances per
+second, the emails the advances recorded in the outbox (and how long after T the
+last was), and when the last of them was sent (the drain). Every game must advance
+exactly once. The games are copies of one game created through the service (row
+for row, with its seats and events: games/devtools/bench/scale.py), fresh for each
+run; ``--create-each`` creates every game through the service instead.
+The claim rate: how many deadlines one process claims per second, alone.
 Part B, last move -> emails: the last merchant's market choice completes the
 phase; latency = the last ``sent_at`` of the emails that move made owed minus
 the moment the submit returned (its commit). ``sent_at`` is when the outbox
@@ -15,13 +24,14 @@ The real measurement runs on PostgreSQL + Redis::
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench
     export REDIS_URL=redis://127.0.0.1:6379/14 DEBUG=1
     .venv/bin/python manage.py migrate
-    .venv/bin/python manage.py bench_deadlines --games 1000 --concurrency 2 --mail 2000
+    .venv/bin/python manage.py bench_deadlines --games 10000 --lead 30
 
-The workers (one per queue, as deployed: deadlines and emails) and beat are
-started here as subprocesses with the same environment (EMAIL_BACKEND set to
-the dummy backend); their output goes to a log file in a temporary directory
-whose path is printed. ``--mail N`` owes N emails just before T, so that the
-deadlines fall while the email worker is still busy with them.
+The services are started here as subprocesses with the same environment
+(EMAIL_BACKEND set to the dummy backend); their output goes to a log file in a
+temporary directory whose path is printed. ``--mail N`` owes N emails just before
+T, so that the deadlines fall while the email worker is still busy with them.
+Every wait fails only after ``--timeout`` seconds without progress, so that the
+same default fits 100 games and 10,000.
 """
 
 import itertools
@@ -40,10 +50,11 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
-from django.db.models import Max, Min
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 
-from games.core import game_setup, moves, notifications, timers
+from games.core import deadline_claims, deadline_runner, game_setup, moves, notifications, timers
+from games.devtools.bench.scale import copy_live_games
 from games.mail.send_tasks import send_emails
 from games.models import Game, GameEvent, OutboxEmail, Seat
 
@@ -54,6 +65,9 @@ PART_B_MAX_GAMES = 200
 TIMING_SAMPLES = 20
 MAIL_PER_TASK = 4
 NICE = ["nice", "-n", "10"]
+# The issue's bound: every email an advance owes is in the outbox this soon after T.
+EMAILS_RECORDED_WITHIN = 10.0
+CLAIM_RATE_GAMES = 10000
 
 
 def percentile(values: list, p: float) -> float:
@@ -71,25 +85,47 @@ def masked(url: str) -> str:
     return url
 
 
+def process_counts(text: str) -> list:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CommandError(f"--processes: a comma-separated list of counts, not {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise CommandError("--processes: each count must be at least 1")
+    return counts
+
+
 class Command(BaseCommand):
     help = (
-        "Measure deadline lateness and last-move-to-email latency with a real Celery "
-        "worker and beat. Run on PostgreSQL + Redis: `createdb -h 127.0.0.1 -U postgres "
-        "bench`, then with DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench "
+        "Measure deadline lateness (with 1 and with 2 deadline processes), the claim rate, "
+        "and last-move-to-email latency, with real deadline processes, Celery workers and "
+        "beat. Run on PostgreSQL + Redis: `createdb -h 127.0.0.1 -U postgres bench`, then "
+        "with DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench "
         "REDIS_URL=redis://127.0.0.1:6379/14 run `manage.py migrate` and this command."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=1000, help="games in part A")
         parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
-        parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
-        parser.add_argument("--timeout", type=float, default=300, help="seconds per wait")
+        parser.add_argument(
+            "--processes",
+            default="1,2",
+            help="deadline processes (run_deadlines) in each run of part A, comma-separated "
+            "(default 1,2: a run with one, then one with two)",
+        )
+        parser.add_argument("--concurrency", type=int, default=2, help="email worker processes")
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=120,
+            help="seconds a wait may go without progress before it fails",
+        )
         parser.add_argument(
             "--lead",
             type=float,
-            default=6.0,
-            help="seconds from setting the deadlines to T; more than the sweep's look-ahead "
-            "(4 s), as a real deadline is known long before it falls",
+            default=30.0,
+            help="seconds from setting the deadlines to T, as a real deadline is known "
+            "long before it falls",
         )
         parser.add_argument(
             "--rate", type=float, default=20.0, help="part B: last moves per second"
@@ -101,6 +137,13 @@ class Command(BaseCommand):
             help="part A: emails owed just before T (4 per task, as a move owes them), "
             "a backlog the workers are still sending when the deadlines fall",
         )
+        parser.add_argument(
+            "--create-each",
+            action="store_true",
+            help="create every game through the service (slow: about 20 ms each) "
+            "instead of copying one",
+        )
+        parser.add_argument("--skip-last-move", action="store_true", help="skip part B")
         parser.add_argument("--keep", action="store_true", help="keep the benchmark games")
         parser.add_argument(
             "--allow-sqlite",
@@ -123,64 +166,80 @@ class Command(BaseCommand):
             time.sleep(every)
         return time.monotonic() - start
 
-    def start_services(self, tmp: Path, concurrency: int) -> None:
-        # The sweep shares deadlines out among the deadline worker's processes.
-        env = {
-            **os.environ,
-            "EMAIL_BACKEND": BENCH_EMAIL_BACKEND,
-            "DEADLINES_CONCURRENCY": str(concurrency),
-        }
+    def wait_progress(self, what: str, left, stall: float, every: float = POLL_SECONDS) -> float:
+        """Poll ``left()`` (how much is still to do) until 0; fail only once it has
+        not gone down for ``stall`` seconds. Returns the seconds waited."""
+        start = last_change = time.monotonic()
+        best = None
+        while (remaining := left()) > 0:
+            now = time.monotonic()
+            if best is None or remaining < best:
+                best, last_change = remaining, now
+            elif now - last_change > stall:
+                raise CommandError(
+                    f"no progress for {stall:.0f} s waiting for {what} ({remaining} left)"
+                )
+            time.sleep(every)
+        return time.monotonic() - start
+
+    def env(self) -> dict:
+        env = {**os.environ, "EMAIL_BACKEND": BENCH_EMAIL_BACKEND}
         env.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
-        log_path = tmp / "celery.log"
-        log = open(log_path, "ab")  # noqa: SIM115 - closed in stop_services
-        celery = [sys.executable, "-m", "celery", "-A", "sheriff_pbem"]
-        common = {
-            "cwd": str(settings.BASE_DIR),
-            "env": env,
-            "stdout": log,
-            "stderr": subprocess.STDOUT,
-            "start_new_session": True,  # our own process group, signalled by its id
-        }
-        # As deployed (docker/compose.yaml): one worker for the deadlines, one for
-        # emails at a lower CPU priority.
-        self.worker_names = []
-        workers = {settings.DEADLINES_QUEUE: [], settings.CELERY_TASK_DEFAULT_QUEUE: NICE}
-        for queue, nice in workers.items():
-            name = f"bench-{queue}-{os.getpid()}-{uuid.uuid4().hex[:6]}@%h"
-            worker = subprocess.Popen(
-                [
-                    *nice,
-                    *celery,
-                    "worker",
-                    "--concurrency",
-                    str(concurrency),
-                    # The deadline worker logs how late each chunk was written.
-                    "--loglevel=" + ("info" if queue == settings.DEADLINES_QUEUE else "warning"),
-                    "-Q",
-                    queue,
-                    "-n",
-                    name,
-                    "--without-gossip",
-                    "--without-mingle",
-                ],
-                **common,
-            )
-            self.processes.append((f"worker {queue}", worker))
-            self.worker_names.append(name)
-        beat = subprocess.Popen(
-            [
-                *celery,
-                "beat",
-                "--loglevel=warning",
-                "-s",
-                str(tmp / "celerybeat-schedule"),
-                "--pidfile",
-                str(tmp / "celerybeat.pid"),
-            ],
-            **common,
+        return env
+
+    def spawn(self, name: str, command: list) -> subprocess.Popen:
+        process = subprocess.Popen(
+            command,
+            cwd=str(settings.BASE_DIR),
+            env=self.env(),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # our own process group, signalled by its id
         )
-        self.processes.append(("beat", beat))
-        self.logs.append(log)
+        self.processes.append((name, process))
+        return process
+
+    def start_services(self, tmp: Path, concurrency: int) -> None:
+        """As deployed (docker/compose.yaml): a worker for emails at a lower CPU
+        priority, one for the deadlines queue (the safety sweep, reminders), beat."""
+        self.log = open(tmp / "services.log", "ab")  # noqa: SIM115 - closed in stop_services
+        celery = [sys.executable, "-m", "celery", "-A", "sheriff_pbem"]
+        self.worker_names = []
+        queues = {
+            settings.CELERY_TASK_DEFAULT_QUEUE: (NICE, concurrency),
+            settings.DEADLINES_QUEUE: ([], 1),
+        }
+        for queue, (nice, processes) in queues.items():
+            name = f"bench-{queue}-{os.getpid()}-{uuid.uuid4().hex[:6]}@%h"
+            self.spawn(
+                f"worker {queue}",
+                [*nice, *celery, "worker", "--concurrency", str(processes),
+                 "--loglevel=warning", "-Q", queue, "-n", name,
+                 "--without-gossip", "--without-mingle"],
+            )  # fmt: skip
+            self.worker_names.append(name)
+        self.spawn(
+            "beat",
+            [*celery, "beat", "--loglevel=warning", "-s", str(tmp / "celerybeat-schedule"),
+             "--pidfile", str(tmp / "celerybeat.pid")],
+        )  # fmt: skip
+
+    def start_deadline_processes(self, count: int) -> list:
+        manage = [sys.executable, str(settings.BASE_DIR / "manage.py"), "run_deadlines"]
+        return [self.spawn(f"run_deadlines {i + 1}", manage) for i in range(count)]
+
+    def stop(self, processes: list) -> None:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.stderr.write(f"process {process.pid} did not stop in 30 s; killing its group")
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+        self.processes = [(n, p) for n, p in self.processes if p not in processes]
 
     def wait_for_workers(self, timeout: float) -> None:
         from sheriff_pbem.celery import app
@@ -190,7 +249,7 @@ class Command(BaseCommand):
         def ready():
             for name, process in self.processes:
                 if process.poll() is not None:
-                    raise CommandError(f"celery {name} exited with {process.returncode}")
+                    raise CommandError(f"{name} exited with {process.returncode}")
             replies = app.control.ping(destination=list(hosts), timeout=0.5) or []
             return hosts <= {host for reply in replies for host in reply}
 
@@ -198,20 +257,10 @@ class Command(BaseCommand):
         self.say(f"workers {', '.join(sorted(hosts))} ready after {waited:.1f} s")
 
     def stop_services(self) -> None:
-        for _name, process in reversed(self.processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for name, process in reversed(self.processes):
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.stderr.write(f"celery {name} did not stop in 30 s; killing its group")
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
-        self.processes.clear()
-        for log in self.logs:
-            log.close()
-        self.logs.clear()
+        self.stop([process for _name, process in reversed(self.processes)])
+        if self.log is not None:
+            self.log.close()
+            self.log = None
 
     # --- games ----------------------------------------------------------------------
 
@@ -219,29 +268,63 @@ class Command(BaseCommand):
         specs = [
             game_setup.PlayerSpec(f"P{i + 1}", f"p{i + 1}@bench.invalid") for i in range(players)
         ]
-        ids = []
-        started = time.monotonic()
-        for i in range(count):
-            game = game_setup.create_game(
+
+        def create(i):
+            return game_setup.create_game(
                 name=f"{self.prefix}{label}-{i}",
                 players=specs,
                 config={"edition": 2},
                 timing={"deadline_mode": Game.DeadlineMode.DURATION},
-            )
-            ids.append(game.pk)
+            ).pk
+
+        started = time.monotonic()
+        if self.create_each or count == 1:
+            ids = [create(i) for i in range(count)]
+            how = "through the service"
+        else:
+            template = Game.objects.get(pk=create(0))
+            before = Game.objects.aggregate(last=Max("pk"))["last"]
+            copy_live_games(template, count - 1)
+            copies = Game.objects.filter(pk__gt=before, name__startswith="bench copy")
+            ids = [template.pk, *copies.order_by("pk").values_list("pk", flat=True)]
+            Game.objects.filter(pk__in=ids[1:]).update(name=f"{self.prefix}{label}-copy")
+            how = "one through the service, the others copied from it"
         self.created.extend(ids)
         elapsed = time.monotonic() - started
-        self.say(f"created {count} games ({label}) in {elapsed:.1f} s")
+        self.say(f"created {count} games ({label}, {how}) in {elapsed:.1f} s")
         return ids
 
-    def drain_outbox(self, ids: list, timeout: float) -> None:
-        def drained():
-            return not OutboxEmail.objects.filter(
-                game_id__in=ids, status=OutboxEmail.Status.PENDING
-            ).exists()
+    def pending_mail(self, ids: list):
+        return OutboxEmail.objects.filter(
+            game_id__in=ids, status__in=(OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING)
+        )
 
-        waited = self.wait_until("the creation emails to be sent", drained, timeout)
+    def drain_outbox(self, ids: list, timeout: float) -> None:
+        waited = self.wait_progress(
+            "the creation emails to be sent", lambda: self.pending_mail(ids).count(), timeout
+        )
         self.say(f"outbox drained in {waited:.1f} s")
+
+    # --- the claim rate -----------------------------------------------------------------
+
+    def claim_rate(self, count: int, players: int) -> dict:
+        """One process claiming ``count`` deadlines an hour ahead, as fast as it can,
+        in the deadline processes' batches; then they are released."""
+        ids = self.create_games(count, players, "claims")
+        far = timezone.now() + timedelta(hours=1)
+        Game.objects.filter(pk__in=ids).update(phase_deadline=far, deadline_claimed_until=None)
+        holder = deadline_claims.new_holder()
+        claimed = 0
+        ahead = timedelta(hours=2)
+        started = time.perf_counter()
+        while rows := deadline_claims.claim(
+            holder, timezone.now(), ahead, deadline_runner.CLAIM_BATCH, lapsed=False
+        ):
+            claimed += len(rows)
+        took = time.perf_counter() - started
+        deadline_claims.release(holder, ids)
+        Game.objects.filter(pk__in=ids).delete()
+        return {"claimed": claimed, "seconds": took, "rate": claimed / took if took else 0.0}
 
     # --- part A -----------------------------------------------------------------------
 
@@ -266,68 +349,106 @@ class Command(BaseCommand):
             send_emails.delay(pks[start : start + MAIL_PER_TASK])
         return pks
 
-    def part_a(self, count: int, players: int, lead: float, mail: int, timeout: float) -> dict:
-        ids = self.create_games(count, players, "a")
+    def part_a(self, processes: int, options: dict) -> dict:
+        count, lead, mail = options["games"], options["lead"], options["mail"]
+        timeout = options["timeout"]
+        ids = self.create_games(count, options["players"], f"a{processes}")
         self.drain_outbox(ids, timeout)
-        before = dict(Game.objects.filter(pk__in=ids).values_list("pk", "version"))
+        games = Game.objects.filter(pk__in=ids)
         started = time.monotonic()
         mail_pks = self.owe_mail(ids, mail) if mail else []
         if mail:
             self.say(f"part A: {mail} emails owed in {time.monotonic() - started:.1f} s")
+        runners = self.start_deadline_processes(processes)
         deadline = timezone.now() + timedelta(seconds=lead)
-        Game.objects.filter(pk__in=ids).update(phase_deadline=deadline)
-        self.say(f"part A: {count} deadlines set to T = {deadline:%H:%M:%S.%f} UTC")
-
-        # game id -> when a poll first saw it advanced: its commit was before that
-        # poll's query and after the previous one's (at most COMMIT_POLL_SECONDS).
-        seen = {}
-
-        def advanced():
+        games.update(phase_deadline=deadline, deadline_claimed_until=None)
+        self.say(
+            f"part A, {processes} deadline process(es): {count} deadlines set to "
+            f"T = {deadline:%H:%M:%S.%f} UTC"
+        )
+        # How many games have moved on, polled every COMMIT_POLL_SECONDS: the games first
+        # seen at a poll were committed before its query and after the previous one's.
+        # A count, not the rows, so that the poll costs the machine little.
+        span = (min(ids), max(ids))
+        moved = Game.objects.filter(pk__range=span, name__startswith=self.prefix + f"a{processes}")
+        moved = moved.exclude(phase_deadline=deadline)
+        seen = []  # (poll time, games seen moved on)
+        while timezone.now() < deadline - timedelta(seconds=0.5):
+            time.sleep(COMMIT_POLL_SECONDS)
+        stall_from, best = time.monotonic(), 0
+        while True:
             polled = timezone.now()
-            for pk, version in Game.objects.filter(pk__in=ids).values_list("pk", "version"):
-                if version > before[pk]:
-                    seen.setdefault(pk, polled)
-            return len(seen) == count
+            done = moved.count()
+            seen.append((polled, done))
+            if done >= count:
+                break
+            if done > best:
+                stall_from, best = time.monotonic(), done
+            elif time.monotonic() - stall_from > timeout:
+                raise CommandError(f"no progress for {timeout:.0f} s: {done} of {count} advanced")
+            time.sleep(COMMIT_POLL_SECONDS)
+        self.stop(runners)
 
-        self.wait_until(
-            f"{count} games to advance", advanced, lead + timeout, every=COMMIT_POLL_SECONDS
+        lateness = []
+        previous = 0
+        for polled, done in seen:
+            lateness += [(polled - deadline).total_seconds()] * (done - previous)
+            previous = done
+        timed_out = GameEvent.objects.filter(
+            game_id__in=ids, type="timed_out", created_at__gte=deadline
         )
-        first = dict(
-            GameEvent.objects.filter(game_id__in=ids, type="timed_out", created_at__gte=deadline)
-            .values("game_id")
-            .annotate(at=Min("created_at"))
-            .values_list("game_id", "at")
+        per_game = dict(
+            timed_out.values("game_id").annotate(n=Count("pk")).values_list("game_id", "n")
         )
-        missing = set(ids) - set(first)
-        if missing:
-            raise CommandError(f"{len(missing)} games advanced without a timed_out event")
-        written = [(first[pk] - deadline).total_seconds() for pk in ids]
-        times = sorted(first.values())
-        span = (times[-1] - times[0]).total_seconds()
-        lateness = [(seen[pk] - deadline).total_seconds() for pk in ids]
-        mail_left = OutboxEmail.objects.filter(pk__in=mail_pks, sent_at__lte=max(seen.values()))
+        missing = set(ids) - set(per_game)
+        twice = [pk for pk, n in per_game.items() if n > 1]
+        written = sorted(
+            (at - deadline).total_seconds() for at in timed_out.values_list("created_at", flat=True)
+        )
+        first_seen = next(polled for polled, done in seen if done > 0)
+        rate_span = (seen[-1][0] - first_seen).total_seconds()
+        owed = OutboxEmail.objects.filter(game_id__in=ids, created_at__gte=deadline)
+        emails = owed.aggregate(n=Count("pk"), last=Max("created_at"))
+        emails_per_game = owed.values("game_id").annotate(n=Count("pk")).values_list("n", flat=True)
         return {
-            "mail_pks": mail_pks,
-            # Emails of the load still unsent when the last game advanced: if any,
-            # the deadlines did not wait for the mail backlog.
-            "mail_unsent": len(mail_pks) - mail_left.count(),
+            "processes": processes,
             "ids": ids,
+            "deadline": deadline,
+            "mail_pks": mail_pks,
+            "missing": len(missing),
+            "twice": len(twice),
             "written_p50": percentile(written, 50),
             "written_p99": percentile(written, 99),
             "p50": percentile(lateness, 50),
             "p99": percentile(lateness, 99),
             "max": max(lateness),
-            "rate": count / span if span > 0 else float("inf"),
+            "rate": count / max(rate_span, COMMIT_POLL_SECONDS),
+            "emails": emails["n"],
+            "emails_last": (
+                (emails["last"] - deadline).total_seconds() if emails["last"] else None
+            ),
+            "emails_per_game": (min(emails_per_game, default=0), max(emails_per_game, default=0)),
         }
+
+    def drain(self, a: dict, timeout: float) -> None:
+        """Wait for the emails part A's advances owed to be sent: when the last was."""
+        owed = OutboxEmail.objects.filter(game_id__in=a["ids"], created_at__gte=a["deadline"])
+        self.wait_progress(
+            "the advances' emails to be sent",
+            lambda: owed.exclude(status=OutboxEmail.Status.SENT).count(),
+            self.timeout,
+        )
+        last = owed.aggregate(last=Max("sent_at"))["last"]
+        a["drain"] = (last - a["deadline"]).total_seconds() if last else None
 
     def mail_rate(self, pks: list, timeout: float) -> dict:
         """Wait for the mail load to be sent: how long it took from its first email."""
         if not pks:
             return {}
         load = OutboxEmail.objects.filter(pk__in=pks)
-        self.wait_until(
+        self.wait_progress(
             "the mail load to be sent",
-            lambda: not load.filter(status=OutboxEmail.Status.PENDING).exists(),
+            lambda: load.filter(status=OutboxEmail.Status.PENDING).count(),
             timeout,
         )
         times = load.aggregate(first=Min("created_at"), last=Max("sent_at"))
@@ -370,12 +491,9 @@ class Command(BaseCommand):
                 raise CommandError(f"game {game.pk}: {outcome.code} {outcome.message}")
             timed.append((game.pk, start, committed))
 
-        def sent():
-            return not OutboxEmail.objects.filter(
-                game_id__in=ids, status=OutboxEmail.Status.PENDING
-            ).exists()
-
-        self.wait_until("the next phase's emails to be sent", sent, timeout)
+        self.wait_progress(
+            "the next phase's emails to be sent", lambda: self.pending_mail(ids).count(), timeout
+        )
         latencies = []
         for pk, start, committed in timed:
             owed = OutboxEmail.objects.filter(game_id=pk, created_at__gte=start)
@@ -404,7 +522,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         count, players = options["games"], options["players"]
-        concurrency, timeout = options["concurrency"], options["timeout"]
+        counts = process_counts(options["processes"])
+        self.timeout = timeout = options["timeout"]
+        self.create_each = options["create_each"]
         if count < 1:
             raise CommandError("--games must be at least 1")
         vendor = connection.vendor
@@ -424,28 +544,33 @@ class Command(BaseCommand):
             self.stderr.write(f"warning: {overdue} other games are overdue and will compete")
 
         self.prefix = f"bench-{uuid.uuid4().hex[:8]}-"
-        self.processes, self.logs, self.created = [], [], []
+        self.processes, self.log, self.created = [], None, []
         tmp = Path(tempfile.mkdtemp(prefix="bench_deadlines-"))
         self.say(
             f"db: {vendor} {settings.DATABASES['default']['NAME']}, broker: {masked(broker)}, "
-            f"worker concurrency: {concurrency}"
+            f"deadline processes: {', '.join(map(str, counts))}"
         )
-        self.say(f"celery log: {tmp / 'celery.log'}")
+        self.say(f"services' log: {tmp / 'services.log'}")
+        runs, b, mail = [], None, {}
         try:
-            self.start_services(tmp, concurrency)
+            claims = self.claim_rate(max(count, CLAIM_RATE_GAMES), players)
+            self.say(f"claim rate: {claims['rate']:.0f} games/s")
+            self.start_services(tmp, options["concurrency"])
             self.wait_for_workers(60)
-            a = self.part_a(count, players, options["lead"], options["mail"], timeout)
-            mail = self.mail_rate(a["mail_pks"], timeout)
-            b = self.part_b(min(count, PART_B_MAX_GAMES), players, options["rate"], timeout)
-            advance_ms = self.time_advance(a["ids"])
-            self.wait_until(
-                "the last emails",
-                lambda: (
-                    not OutboxEmail.objects.filter(
-                        game_id__in=self.created, status=OutboxEmail.Status.PENDING
-                    ).exists()
-                ),
-                timeout,
+            for processes in counts:
+                a = self.part_a(processes, options)
+                self.drain(a, timeout)
+                self.say(
+                    f"  p50 {a['p50']:.2f} s, p99 {a['p99']:.2f} s, max {a['max']:.2f} s, "
+                    f"{a['rate']:.0f} advances/s, emails sent {a['drain']:.1f} s after T"
+                )
+                runs.append(a)
+            mail = self.mail_rate(runs[-1]["mail_pks"], timeout)
+            if not options["skip_last_move"]:
+                b = self.part_b(min(count, PART_B_MAX_GAMES), players, options["rate"], timeout)
+            advance_ms = self.time_advance(runs[-1]["ids"])
+            self.wait_progress(
+                "the last emails", lambda: self.pending_mail(self.created).count(), timeout
             )
         finally:
             self.stop_services()
@@ -455,30 +580,49 @@ class Command(BaseCommand):
                 self.say(f"deleted {len(self.created)} benchmark games")
             elif self.created:
                 self.say(f"kept {len(self.created)} games named {self.prefix}*")
+        self.report(count, runs, claims, mail, b, advance_ms, vendor, broker_kind)
 
+    def report(self, count, runs, claims, mail, b, advance_ms, vendor, broker_kind) -> None:
         self.say("")
+        self.say(f"games: {count}, db: {vendor}, broker: {broker_kind}")
         self.say(
-            f"games: {count}, worker concurrency: {concurrency}, db: {vendor}, "
-            f"broker: {broker_kind}"
+            f"claim rate, one process alone: {claims['claimed']} deadlines claimed in "
+            f"{claims['seconds']:.2f} s = {claims['rate']:.0f} games/s "
+            f"(batches of {deadline_runner.CLAIM_BATCH})"
         )
-        self.say(
-            f"deadline lateness, to the commit: p50 {a['p50']:.2f} s, p99 {a['p99']:.2f} s, "
-            f"max {a['max']:.2f} s (polled every {COMMIT_POLL_SECONDS * 1000:.0f} ms)"
-        )
-        self.say(
-            f"  timed_out event written: p50 {a['written_p50']:.2f} s, "
-            f"p99 {a['written_p99']:.2f} s ({a['rate']:.0f} games/s)"
-        )
-        if a["mail_pks"]:
+        for a in runs:
+            self.say(f"{a['processes']} deadline process(es):")
             self.say(
-                f"mail load: {len(a['mail_pks'])} emails owed before T, "
-                f"{a['mail_unsent']} still unsent when the last game advanced; "
+                f"  deadline lateness, to the commit: p50 {a['p50']:.2f} s, "
+                f"p99 {a['p99']:.2f} s, max {a['max']:.2f} s "
+                f"(polled every {COMMIT_POLL_SECONDS * 1000:.0f} ms)"
+            )
+            self.say(
+                f"  timed_out event written: p50 {a['written_p50']:.2f} s, "
+                f"p99 {a['written_p99']:.2f} s; {a['rate']:.0f} advances/s"
+            )
+            self.say(
+                f"  advanced: {count - a['missing']} of {count}, left behind {a['missing']}, "
+                f"advanced twice {a['twice']}"
+            )
+            low, high = a["emails_per_game"]
+            within = a["emails_last"] is not None and a["emails_last"] <= EMAILS_RECORDED_WITHIN
+            last = "none" if a["emails_last"] is None else f"{a['emails_last']:.2f} s"
+            self.say(
+                f"  emails recorded: {a['emails']} ({low}-{high} a game), the last {last} "
+                f"after T ({'within' if within else 'NOT within'} "
+                f"{EMAILS_RECORDED_WITHIN:.0f} s); all sent {a['drain']:.1f} s after T"
+            )
+        if runs and runs[-1]["mail_pks"]:
+            self.say(
+                f"mail load: {len(runs[-1]['mail_pks'])} emails owed before T, "
                 f"all sent in {mail['span']:.1f} s ({mail['rate']:.0f} emails/s)"
             )
-        self.say(
-            f"last move -> emails handed over: p50 {b['p50']:.2f} s, p99 {b['p99']:.2f} s "
-            f"({b['n']} moves)"
-        )
+        if b is not None:
+            self.say(
+                f"last move -> emails handed over: p50 {b['p50']:.2f} s, "
+                f"p99 {b['p99']:.2f} s ({b['n']} moves)"
+            )
         self.say(
             f"timers.advance in-process: p50 {percentile(advance_ms, 50):.1f} ms, "
             f"max {max(advance_ms):.1f} ms ({len(advance_ms)} games)"

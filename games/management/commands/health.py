@@ -30,7 +30,9 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"deadlines: {deadlines['overdue']} overdue, the oldest by "
                 f"{_seconds(deadlines['oldest_overdue_seconds'])} "
-                f"(threshold {limits['deadline_late_seconds']} s)"
+                f"(threshold {limits['deadline_late_seconds']} s); held by no deadline "
+                f"process: {deadlines['unclaimed']}, taken by the safety sweep: "
+                f"{deadlines['safety_sweep']}"
             )
             self.stdout.write(
                 f"mail:      {mail['owed']} due and unsent, the oldest waiting "
