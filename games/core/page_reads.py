@@ -328,6 +328,21 @@ def _run_together(reads: list, conn) -> list:
     return results
 
 
+def _seat_with_table(seat_id: int, game_id: int, more: list) -> tuple:
+    """The seat with its game and ``record_opened``, its game's seats in seat order
+    (each with the game attached) and the rows of the ``more`` reads ((sql, params)),
+    in one round trip where the database allows it: (seat, seats, [rows of each]), or
+    None if there is no such seat."""
+    conn = _connection()
+    vendor = conn.vendor
+    reads = [(_SEAT_LINK.sql(vendor), [seat_id, game_id]), (_SEATS.sql(vendor), [game_id])]
+    seat_rows, table_rows, *more_rows = _run_together(reads + more, conn)
+    if not seat_rows:
+        return None
+    seat = _seat_of_link(seat_rows[0], True, conn)
+    return seat, _seats(table_rows, seat.game, conn), more_rows
+
+
 def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     """What a seat's page reads: the seat with its game and ``record_opened``
     (whether the game's record was ever opened), its game's seats in seat order
@@ -337,19 +352,18 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     events, talk). On PostgreSQL the four statements go in one round trip
     (client-side binding takes several at once); elsewhere one after the other."""
     conn = _connection()
-    vendor = conn.vendor
-    reads = [
-        (_SEAT_LINK.sql(vendor), [seat_id, game_id]),
-        (_SEATS.sql(vendor), [game_id]),
-        (_NEWEST_EVENTS.sql(vendor), [game_id, events]),
-        _NEWEST_TALK.sql_and_params(conn, seat=seat_id, game=game_id),
-    ]
-    [seat_row], seat_rows, event_rows, talk_rows = _padded(_run_together(reads, conn))
-    if seat_row is None:
+    found = _seat_with_table(
+        seat_id,
+        game_id,
+        [
+            (_NEWEST_EVENTS.sql(conn.vendor), [game_id, events]),
+            _NEWEST_TALK.sql_and_params(conn, seat=seat_id, game=game_id),
+        ],
+    )
+    if found is None:
         return None, [], [], []
-    seat = _seat_of_link(seat_row, True, conn)
-    talk = _NEWEST_TALK.instances(talk_rows, conn)
-    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn), talk
+    seat, seats, (event_rows, talk_rows) = found
+    return seat, seats, _events_of(event_rows, conn), _NEWEST_TALK.instances(talk_rows, conn)
 
 
 # A game's events a seat has not been told yet: from its notified_seq on, newest first
@@ -369,19 +383,9 @@ def seat_news(seat_id: int, game_id: int) -> tuple:
     seat has not been told yet (StoredEvent, newest first: events_since's), as
     (seat or None, seats, news); on PostgreSQL in one round trip."""
     conn = _connection()
-    vendor = conn.vendor
-    reads = [
-        (_SEAT_LINK.sql(vendor), [seat_id, game_id]),
-        (_SEATS.sql(vendor), [game_id]),
-        (_NEWS.sql(vendor), [game_id, seat_id]),
-    ]
-    [seat_row], seat_rows, event_rows = _padded(_run_together(reads, conn))
-    if seat_row is None:
+    news = (_NEWS.sql(conn.vendor), [game_id, seat_id])
+    found = _seat_with_table(seat_id, game_id, [news])
+    if found is None:
         return None, [], []
-    seat = _seat_of_link(seat_row, True, conn)
-    return seat, _seats(seat_rows, seat.game, conn), _events_of(event_rows, conn)
-
-
-def _padded(results: list) -> list:
-    """The first result's single row as a one-item list ([None] when there is none)."""
-    return [results[0] or [None], *results[1:]]
+    seat, seats, (event_rows,) = found
+    return seat, seats, _events_of(event_rows, conn)
