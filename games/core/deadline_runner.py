@@ -134,23 +134,12 @@ class DeadlineRunner:
             self.unplanned.pop(deadline, None)
         targets = [(pk, None) for pk in chunk]
         known = {pk: plan for pk, plan in plans.items() if plan is not None}
-        try:
-            advanced = timers.advance_many(targets, plans=known, holder=self.holder)
-        except Exception:  # one broken game must not hold up the others: one by one
-            log.exception("chunk advance failed; advancing %d games one by one", len(chunk))
-            advanced = sum(self._advance_alone(pk) for pk in chunk)
+        advanced = timers.advance_chunk(targets, plans=known, holder=self.holder)
         self.written += advanced
         if deadline not in self.held:
             late = (self.clock() - deadline).total_seconds()
             log.info("deadline %s written, the last %.3f s after it", deadline.isoformat(), late)
         return advanced
-
-    def _advance_alone(self, pk: int) -> int:
-        try:
-            return timers.advance_many([(pk, None)], holder=self.holder)
-        except Exception:
-            log.exception("could not advance game %s", pk)
-            return 0
 
     def release(self) -> int:
         """Give up every claim not written yet (stopping cleanly): another process

@@ -56,18 +56,7 @@ def advance_games(targets: list, at: str | None = None) -> int:
     """Advance a chunk of overdue games, each still at its given version (the
     safety sweep's). ``at`` is accepted from tasks an earlier version queued ahead
     of their deadline; a game whose deadline has not passed is left alone."""
-    targets = [tuple(t) for t in targets]
-    try:
-        return timers.advance_many(targets)
-    except Exception:  # one broken game must not hold up the others: one by one
-        log.exception("chunk advance failed; advancing %d games one by one", len(targets))
-        advanced = 0
-        for game_id, version in targets:
-            try:
-                advanced += timers.advance(game_id, expected_version=version)
-            except Exception:
-                log.exception("could not advance game %s", game_id)
-        return advanced
+    return timers.advance_chunk([tuple(t) for t in targets])
 
 
 @shared_task(name="games.tasks.remind_game", ignore_result=True)

@@ -3,6 +3,7 @@ late seats, or the game waits for players away, or pauses itself when nobody mov
 any more), a reminder is due, bargaining time ends. Many games at once, for the
 deadline worker: a deadline falling for a thousand games is a few statements."""
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,6 +25,8 @@ from games.core.game_writes import (
 from games.engine.inspection import waiting_to_speak
 from games.models import Game, GameEvent, Seat
 from games.words.narrate import PAUSED_ITSELF, idle_for
+
+log = logging.getLogger(__name__)
 
 
 def advance(
@@ -195,6 +198,22 @@ def advance_many(
         # A new phase may call for standing instructions (an inspection begins).
         standing.follow_many([(t.game, t.state, t.events, t.seats) for t in transitions], now)
     return len(transitions)
+
+
+def advance_chunk(targets: list, *, plans=None, holder: str | None = None) -> int:
+    """advance_many, and if the chunk fails, each game of it alone: one broken game
+    must not hold up the others. Returns how many games moved on."""
+    try:
+        return advance_many(targets, plans=plans, holder=holder)
+    except Exception:
+        log.exception("chunk advance failed; advancing %d games one by one", len(targets))
+    advanced = 0
+    for target in targets:
+        try:
+            advanced += advance_many([target], holder=holder)
+        except Exception:
+            log.exception("could not advance game %s", target[0])
+    return advanced
 
 
 def _write_transitions(transitions: list, count_missed: bool) -> None:

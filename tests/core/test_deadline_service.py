@@ -587,3 +587,22 @@ def test_the_black_market_step_reminds_only_the_merchant_it_waits_for():
     assert timers.send_reminders(game.pk, now=began + timedelta(minutes=40)) == 1
     reminders = OutboxEmail.objects.exclude(pk__in=before).filter(key__contains=":remind")
     assert [r.to for r in reminders] == ["ben@example.org"]
+
+
+def test_a_chunk_that_fails_is_advanced_game_by_game_the_broken_one_left(monkeypatch):
+    """One broken game must not hold up the others of its chunk (the safety sweep's
+    task and a deadline process both write chunks so)."""
+    games = [new_game() for _ in range(3)]
+    broken = games[1].pk
+    real = timers._transition
+
+    def transition(game, *args):
+        if game.pk == broken:
+            raise RuntimeError("a broken game")
+        return real(game, *args)
+
+    monkeypatch.setattr(timers, "_transition", transition)
+    due = T0 + timedelta(minutes=60)
+    with mock.patch("games.core.timers.timezone.now", return_value=due):
+        assert timers.advance_chunk([(game.pk, None) for game in games]) == 2
+    assert [fresh(game).version > game.version for game in games] == [True, False, True]
