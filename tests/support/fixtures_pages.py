@@ -22,6 +22,14 @@ def path_of(seat: Seat) -> str:
     return links.seat_path(seat)
 
 
+def link_stem(seat: Seat) -> str:
+    """The seat's page path up to the signing time: what names the seat and its link
+    version. A whole signed path carries the second it was made, so a page made a
+    second before the test's own ``seat_path`` holds a different one."""
+    payload = links.make_token(seat).split(":", 1)[0]
+    return links.seat_path(seat).split(payload, 1)[0] + payload + ":"
+
+
 def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
