@@ -9,7 +9,9 @@ The admin stays in Django's language. The templates read like Django's:
 have keys such as ``values``), the words come from Django's catalogues
 (``{% trans %}``, ``_()``, ``pgettext()``), and what a tag of Django's did is a
 global or filter below; the words are Jinja's own i18n extension's, bound to
-Django's gettext (newstyle: escaped, and %-formatted). An email's plain text is
+Django's gettext (newstyle: escaped, and %-formatted); constant words are
+translated when a template is compiled, once per language (games.present.jinja_words).
+An email's plain text is
 ``{% autoescape false %}``; the lines both versions print are macros
 (emails/_parts.html), which escape as the template calling them does (an
 included template would escape on its own).
@@ -22,10 +24,48 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.timesince import timeuntil
 
+from games.present import jinja_words
 from games.templatetags.usertext import bdi, isolated, unlinked, user_text
 
 
 class PageEnvironment(jinja2.Environment):
+    """``language``: the language this environment's templates are compiled in, their
+    constant words translated then (games.present.jinja_words); None for the
+    environment itself, which hands each template to the overlay of the language
+    active when it is asked for (and looks every word up at render when none is)."""
+
+    language: str | None = None
+
+    def in_active_language(self) -> "PageEnvironment":
+        language = translation.get_language()
+        if language is None or language == self.language:
+            return self
+        root = self.linked_to if self.overlayed else self
+        overlays = root.__dict__.setdefault("language_overlays", {})
+        found = overlays.get(language)
+        if found is None:
+            found = overlays[language] = root.overlay()
+            found.language = language
+        return found
+
+    def get_template(self, name, parent=None, globals=None):
+        env = self.in_active_language()
+        if env is not self:
+            return env.get_template(name, parent, globals)
+        return super().get_template(name, parent, globals)
+
+    def from_string(self, source, globals=None, template_class=None):
+        env = self.in_active_language()
+        if env is not self:
+            return env.from_string(source, globals, template_class)
+        return super().from_string(source, globals, template_class)
+
+    def _parse(self, source, name, filename):
+        # Jinja's own step from source to tree (Environment.compile calls it), kept
+        # but for the words, when this environment has a language.
+        template = super()._parse(source, name, filename)
+        return jinja_words.translated(template, self.language) if self.language else template
+
     def getattr(self, obj, attribute):
         """A dict's key before its attribute, as Django's templates read them:
         ``pile.values`` is the pile's values, not ``dict.values`` (and a key is

@@ -5,6 +5,7 @@ escaped or not, and a macro imported without the context speaks the active one."
 import jinja2
 import pytest
 from django.utils import translation
+from django.utils.translation import trans_real
 from jinja2.ext import (
     _make_new_gettext,
     _make_new_ngettext,
@@ -68,3 +69,17 @@ def test_a_macro_imported_without_the_context_speaks_the_active_language():
     for language, words in (("es", "Te toca jugar"), ("en", "Your move")):
         with translation.override(language):
             assert env.get_template("page.html").render() == words
+
+
+def test_constant_words_are_looked_up_when_compiled_not_at_each_render(monkeypatch):
+    env = environment(loader=jinja2.DictLoader({"p.html": SOURCES[1] + " " + SOURCES[3]}))
+    with translation.override("es"):
+        template = env.get_template("p.html")
+    looked_up = []
+    spy = lambda words: looked_up.append(words) or words  # noqa: E731
+    monkeypatch.setattr(trans_real, "gettext", spy)  # what pgettext calls
+    monkeypatch.setattr(translation._trans, "gettext", spy)  # what gettext calls
+    with translation.override("es"):
+        assert env.get_template("p.html") is template  # kept, per language
+        assert template.render(r=3) == "Ha terminado la ronda 3 Te toca jugar"
+    assert looked_up == []
