@@ -3,16 +3,19 @@ templates/emails/, games/jinja_env.py): they read a presenter's dicts as Django'
 templates did, every word on them is in the catalogue, and ``makemessages`` finds
 those words where Django's own would not."""
 
+import re
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
 from django.template import engines
+from django.utils import translation
 from jinja2 import UndefinedError
 
 from games.management.commands.makemessages import as_python_calls, is_jinja
 from games.present import jinja_env
+from games.present.cards import card_type, grouped
 
 PAGES = Path(settings.BASE_DIR) / "templates" / "pages"
 EMAILS = Path(settings.BASE_DIR) / "templates" / "emails"
@@ -91,3 +94,28 @@ def test_under_the_suites_strict_setting_a_missing_name_may_be_tested_but_not_pr
 def test_the_sites_setting_reads_a_missing_name_as_nothing_as_django_did():
     env = jinja_env.environment(strict=False)
     assert env.from_string("[{{ moves.load_bag.hand }}]").render(moves={}) == "[]"
+
+
+def test_a_card_is_kept_by_all_its_macro_prints_of_it():
+    """jinja_env.card keeps the card macro's markup by CARD_FACE: the macro must
+    read nothing else of a card, or two cards differing there would print alike."""
+    source = (PAGES / "_cards.html").read_text()
+    body = source.split("{% macro card(c) %}", 1)[1].split("{% endmacro %}", 1)[0]
+    read = set(re.findall(r"\bc\.(\w+)", body)) | set(re.findall(r"\bmark\((\w+)\)", body))
+    marked = set(
+        re.findall(r"\bc\.(\w+)", source.split("{% macro mark(c) %}")[1].split("{% endmacro")[0])
+    )
+    assert read - {"c"} | marked <= set(jinja_env.CARD_FACE)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_kept_card_prints_what_its_macro_prints(language):
+    env = engines["jinja"].env
+    faces = [*grouped(["apples", "apples", "silk"]), card_type("gouda_cheese"), card_type("bread")]
+    with translation.override(language):
+        macro = env.get_template("_cards.html").module.card
+        for face in faces * 2:  # the second time, kept
+            assert str(jinja_env.card(env.in_active_language(), face)) == str(macro(face))
+    with translation.override(language):
+        printed = env.from_string("{{ card(c) }}").render(c=faces[0])
+    assert printed == str(macro(faces[0]))
