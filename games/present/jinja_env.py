@@ -102,30 +102,38 @@ def environment(strict: bool = False, **options) -> jinja2.Environment:
         newstyle=True,
     )
     env.globals.update(static=static, language=translation.get_language, move_fields=move_fields)
-    env.globals.update(card=card)
+    env.globals.update(card=kept_macro("card"), goods_mark=kept_macro("mark"))
     env.filters.update(bdi=bdi, isolated=isolated, user_text=user_text, timeuntil=timeuntil)
     env.filters.update(unlinked=unlinked)
     return env
 
 
-# What _cards.html's ``card`` macro prints of a card (tests/present/test_page_templates.py
-# checks that it reads nothing else).
-CARD_FACE = ("kind", "kind_name", "mark", "count", "text", "label", "value", "penalty")
+# What a kept macro of _cards.html prints of its card (tests/present/test_page_templates.py
+# checks that each reads nothing else).
+FACES = {
+    "card": ("kind", "kind_name", "mark", "count", "text", "label", "value", "penalty"),
+    "mark": ("kind_name", "mark"),
+}
 
 
-@jinja2.pass_environment
-def card(env, c: dict):
-    """_cards.html's ``card`` macro, rendered once per card face and language and then
-    reused: a page prints a dozen cards of a few kinds, and a macro call cost more
-    than the rest of the page's line (the bound it serves: a page GET within 1.1×
-    its cost before the restructure, issue "Speed")."""
-    return _card(env.get_template("_cards.html"), tuple(c.get(name) for name in CARD_FACE))
+def kept_macro(name: str):
+    """_cards.html's macro ``name``, rendered once per card face and language and then
+    reused: a page prints dozens of cards and goods marks of a few kinds, and a macro
+    call cost more than the rest of its line (the bound it serves: a page GET within
+    1.1× its cost before the restructure, issue "Speed")."""
+    fields = FACES[name]
+
+    @jinja2.pass_environment
+    def kept(env, c: dict):
+        return _rendered(env.get_template("_cards.html"), name, tuple(c.get(f) for f in fields))
+
+    return kept
 
 
-@functools.lru_cache(maxsize=1024)
-def _card(template, face: tuple):
+@functools.lru_cache(maxsize=2048)
+def _rendered(template, name: str, face: tuple):
     # The template is the language's own compiled copy (and a new one once reloaded).
-    return template.module.card(dict(zip(CARD_FACE, face, strict=True)))
+    return getattr(template.module, name)(dict(zip(FACES[name], face, strict=True)))
 
 
 @jinja2.pass_context

@@ -96,26 +96,31 @@ def test_the_sites_setting_reads_a_missing_name_as_nothing_as_django_did():
     assert env.from_string("[{{ moves.load_bag.hand }}]").render(moves={}) == "[]"
 
 
-def test_a_card_is_kept_by_all_its_macro_prints_of_it():
-    """jinja_env.card keeps the card macro's markup by CARD_FACE: the macro must
-    read nothing else of a card, or two cards differing there would print alike."""
+def macro_body(name: str) -> str:
     source = (PAGES / "_cards.html").read_text()
-    body = source.split("{% macro card(c) %}", 1)[1].split("{% endmacro %}", 1)[0]
-    read = set(re.findall(r"\bc\.(\w+)", body)) | set(re.findall(r"\bmark\((\w+)\)", body))
-    marked = set(
-        re.findall(r"\bc\.(\w+)", source.split("{% macro mark(c) %}")[1].split("{% endmacro")[0])
-    )
-    assert read - {"c"} | marked <= set(jinja_env.CARD_FACE)
+    return source.split(f"{{% macro {name}(c) %}}", 1)[1].split("{% endmacro %}", 1)[0]
+
+
+@pytest.mark.parametrize("name", sorted(jinja_env.FACES))
+def test_a_kept_macro_prints_nothing_of_a_card_but_its_face(name):
+    """jinja_env.kept_macro keeps a macro's markup by its FACES: the macro must read
+    nothing else of a card, or two cards differing there would print alike."""
+    body = macro_body(name)
+    read = set(re.findall(r"\bc\.(\w+)", body))
+    for inner in re.findall(r"\b(\w+)\(c\)", body):  # a macro it calls reads the card too
+        read |= set(re.findall(r"\bc\.(\w+)", macro_body(inner)))
+    assert read and read <= set(jinja_env.FACES[name])
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_a_kept_card_prints_what_its_macro_prints(language):
+def test_a_kept_macro_prints_what_the_macro_prints(language):
     env = engines["jinja"].env
     faces = [*grouped(["apples", "apples", "silk"]), card_type("gouda_cheese"), card_type("bread")]
     with translation.override(language):
-        macro = env.get_template("_cards.html").module.card
-        for face in faces * 2:  # the second time, kept
-            assert str(jinja_env.card(env.in_active_language(), face)) == str(macro(face))
-    with translation.override(language):
-        printed = env.from_string("{{ card(c) }}").render(c=faces[0])
-    assert printed == str(macro(faces[0]))
+        module = env.get_template("_cards.html").module
+        for name in jinja_env.FACES:
+            kept = jinja_env.kept_macro(name)
+            for face in faces * 2:  # the second time, kept
+                assert str(kept(env.in_active_language(), face)) == str(getattr(module, name)(face))
+        printed = env.from_string("{{ card(c) }} {{ goods_mark(c) }}").render(c=faces[0])
+    assert printed == f"{module.card(faces[0])} {module.mark(faces[0])}"
