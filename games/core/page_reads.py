@@ -1,6 +1,6 @@
 """Hand-written reads for the two requests a bound holds: a seat's page (seat page
-GET p50, ``manage.py bench_moves``) and the read a move makes before it takes the
-game's lock (move POST p50). Everything else reads through the ORM
+GET p50, ``manage.py bench_moves``), the read a move makes before it takes the
+game's lock (move POST p50) and an email's (email sent p50). Everything else reads through the ORM
 (games/core/selectors.py).
 
 Through querysets, these reads cost the ORM several times longer in building and
@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from games.core import talk_reads
-from games.models import Game, GameEvent, RecordOpening, Seat, TalkMessage
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
 
 
 def _quote(name: str) -> str:
@@ -145,6 +145,13 @@ _UNREAD_TALK = _Compiled(
         : talk_reads.EMAIL_MESSAGES + 1
     ],
 )
+# The same, from what the seat's row says it has read: read with the seat itself.
+_UNREAD_TALK_STORED = _Compiled(
+    TalkMessage,
+    lambda seat, game: talk_reads.unread_as_stored(seat, game).order_by("id")[
+        : talk_reads.EMAIL_MESSAGES + 1
+    ],
+)
 
 
 # A game's row, locked until the transaction ends: every write's first read.
@@ -158,6 +165,22 @@ def locked_game(game_id: int) -> Game:
     if not found:
         raise Game.DoesNotExist(f"no game {game_id}")
     return found[0]
+
+
+# An outbox row to send: pending or sending, locked (skipped if another worker has it).
+_OUTBOX_TO_SEND = _Compiled(
+    OutboxEmail,
+    lambda pk: OutboxEmail.objects.select_for_update(skip_locked=True).filter(
+        pk=pk, status__in=[OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
+    ),
+)
+
+
+def outbox_email_to_send(pk: int) -> OutboxEmail | None:
+    """The outbox row ``pk`` if it is pending or sending, locked until the
+    transaction ends; None if it is neither, or another worker holds it."""
+    found = _OUTBOX_TO_SEND.rows(_connection(), pk=pk)
+    return found[0] if found else None
 
 
 def unread_talk(seat: Seat) -> list:
@@ -379,13 +402,15 @@ _NEWS = _Statement(
 
 def seat_news(seat_id: int, game_id: int) -> tuple:
     """What a seat's email reads: the seat with its game and ``record_opened``, the
-    game's seats in seat order (each with the game attached) and the events the
-    seat has not been told yet (StoredEvent, newest first: events_since's), as
-    (seat or None, seats, news); on PostgreSQL in one round trip."""
+    game's seats in seat order (each with the game attached), the events the
+    seat has not been told yet (StoredEvent, newest first: events_since's) and the
+    oldest table talk it has not read (unread_talk's), as (seat or None, seats,
+    news, talk); on PostgreSQL in one round trip."""
     conn = _connection()
     news = (_NEWS.sql(conn.vendor), [game_id, seat_id])
-    found = _seat_with_table(seat_id, game_id, [news])
+    talk = _UNREAD_TALK_STORED.sql_and_params(conn, seat=seat_id, game=game_id)
+    found = _seat_with_table(seat_id, game_id, [news, talk])
     if found is None:
-        return None, [], []
-    seat, seats, (event_rows,) = found
-    return seat, seats, _events_of(event_rows, conn)
+        return None, [], [], []
+    seat, seats, (event_rows, talk_rows) = found
+    return seat, seats, _events_of(event_rows, conn), _UNREAD_TALK_STORED.instances(talk_rows, conn)
