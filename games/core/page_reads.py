@@ -13,6 +13,7 @@ page's log lines are narrated already). ``tests/core/test_selectors.py`` checks 
 against the ORM.
 """
 
+import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 
@@ -414,3 +415,75 @@ def seat_news(seat_id: int, game_id: int) -> tuple:
         return None, [], [], []
     seat, seats, (event_rows, talk_rows) = found
     return seat, seats, _events_of(event_rows, conn), _UNREAD_TALK_STORED.instances(talk_rows, conn)
+
+
+# Stand-ins for the seat and the game of seat_news's reads, which read them from the
+# outbox row instead (outbox_email_with_news).
+_EMAILS_SEAT, _EMAILS_GAME = _STAND_IN - 101, _STAND_IN - 102
+_PARAMETER = re.compile(r"%%|%s")
+
+
+def _from_outbox_row(sql: str, params: list, conn) -> tuple:
+    """``sql`` with each stand-in parameter for the email's seat or game replaced by
+    a subquery reading it from the outbox row (whose id is then the parameter)."""
+    outbox = f"{_quote(OutboxEmail._meta.db_table)} ob WHERE ob.{_quote('id')} = %s"
+    read = {
+        _EMAILS_SEAT: f"(SELECT ob.{_quote('seat_id')} FROM {outbox})",
+        _EMAILS_GAME: f"(SELECT ob.{_quote('game_id')} FROM {outbox})",
+    }
+    values = iter(params)
+    slots = []
+
+    def replaced(match) -> str:
+        if match.group() == "%%":
+            return "%%"
+        value = next(values)
+        slots.append(value)
+        return read.get(value, "%s") if type(value) is int else "%s"
+
+    return _PARAMETER.sub(replaced, sql), slots
+
+
+@cache
+def _news_from_outbox(vendor: str) -> tuple:
+    """seat_news's reads in one round trip, from the outbox row: (sql, slots), each
+    slot None where the row's id goes."""
+    conn = _connection()
+    reads = [
+        (_SEAT_LINK.sql(vendor), [_EMAILS_SEAT, _EMAILS_GAME]),
+        (_SEATS.sql(vendor), [_EMAILS_GAME]),
+        (_NEWS.sql(vendor), [_EMAILS_GAME, _EMAILS_SEAT]),
+        _UNREAD_TALK_STORED.sql_and_params(conn, seat=_EMAILS_SEAT, game=_EMAILS_GAME),
+    ]
+    statements, slots = [], []
+    for sql, params in reads:
+        statement, statement_slots = _from_outbox_row(sql, params, conn)
+        statements.append(statement)
+        slots += [None if v in (_EMAILS_SEAT, _EMAILS_GAME) else v for v in statement_slots]
+    return BATCHED.join(statements), slots
+
+
+def outbox_email_with_news(pk: int) -> tuple:
+    """outbox_email_to_send's row and, for a seat's email, seat_news's reads, as
+    (email or None, (seat or None, seats, news, talk)). On PostgreSQL in one round
+    trip, the seat's reads taking the seat and the game from the row (for the bound
+    on an email sent, ``bench_moves``); elsewhere the row, then seat_news if it is
+    to be sent."""
+    conn = _connection()
+    if not _takes_several_statements(conn):
+        email = outbox_email_to_send(pk)
+        if email is None or email.seat_id is None:
+            return email, (None, [], [], [])
+        return email, seat_news(email.seat_id, email.game_id)
+    email_sql, email_params = _OUTBOX_TO_SEND.sql_and_params(conn, pk=pk)
+    news_sql, slots = _news_from_outbox(conn.vendor)
+    email_rows, seat_rows, table_rows, event_rows, talk_rows = _run_together(
+        [(email_sql, email_params), (news_sql, [pk if s is None else s for s in slots])], conn
+    )
+    email = _OUTBOX_TO_SEND.instances(email_rows, conn)[0] if email_rows else None
+    if email is None or not seat_rows:
+        return email, (None, [], [], [])
+    seat = _seat_of_link(seat_rows[0], True, conn)
+    seats = _seats(table_rows, seat.game, conn)
+    talk = _UNREAD_TALK_STORED.instances(talk_rows, conn)
+    return email, (seat, seats, _events_of(event_rows, conn), talk)

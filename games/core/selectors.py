@@ -42,6 +42,7 @@ seat_news = page_reads.seat_news
 
 game_locked = page_reads.locked_game
 outbox_email_to_send = page_reads.outbox_email_to_send
+outbox_email_with_news = page_reads.outbox_email_with_news
 
 
 def seats_of(game: Game) -> list:

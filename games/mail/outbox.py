@@ -187,7 +187,7 @@ def _told(email: OutboxEmail) -> list:
 def _claim(pk: int, now) -> OutboxEmail | str:
     """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
-        email = selectors.outbox_email_to_send(pk)
+        email, read = selectors.outbox_email_with_news(pk)
         if email is None:
             return "not pending"
         if email.status == OutboxEmail.Status.SENDING:
@@ -196,7 +196,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = True  # a worker died after handing it over, or before
         elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
-        seat, table = _with_seat_and_game(email)
+        seat, table = _with_seat_and_game(email, read)
         if seat is not None and seat.undeliverable_at and seat.email.lower() == email.to.lower():
             email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
             email.save()
@@ -291,13 +291,14 @@ def _talk_perhaps_told(email: OutboxEmail, seat: Seat | None) -> bool:
     return others.filter(**{f"params__{TALK_TOLD}__gt": since}).exists()
 
 
-def _with_seat_and_game(email: OutboxEmail) -> tuple:
-    """Attach the email's seat and game to it, read in one round trip with what a
-    seat's email is rendered from (emails.Table: the game's seats, the news it has
-    not been told): (its seat, that table), (None, None) for an email to no seat."""
+def _with_seat_and_game(email: OutboxEmail, read: tuple) -> tuple:
+    """Attach the email's seat and game to it, read (``read``: seat_news's, with the
+    email's row) with what a seat's email is rendered from (emails.Table: the game's
+    seats, the news it has not been told, its unread talk): (its seat, that table),
+    (None, None) for an email to no seat."""
     if email.seat_id is None:
         return email.seat, None
-    seat, seats, news, unread_talk = selectors.seat_news(email.seat_id, email.game_id)
+    seat, seats, news, unread_talk = read
     if seat is None:
         return email.seat, None
     email.seat, email.game = seat, seat.game
