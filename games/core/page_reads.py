@@ -1,7 +1,7 @@
-"""Hand-written reads for the two requests a bound holds: a seat's page (seat page
-GET p50, ``manage.py bench_moves``), the read a move makes before it takes the
-game's lock (move POST p50) and an email's (email sent p50). Everything else reads through the ORM
-(games/core/selectors.py).
+"""Hand-written reads for what a bound holds: a seat's page (seat page GET p50,
+``manage.py bench_moves``), the read a move makes before it takes the game's lock
+(move POST p50) and an email's (email sent p50). Everything else reads through
+the ORM (games/core/selectors.py).
 
 Through querysets, these reads cost the ORM several times longer in building and
 compiling statements and in making a game per seat than the database spends
@@ -423,7 +423,7 @@ _EMAILS_SEAT, _EMAILS_GAME = _STAND_IN - 101, _STAND_IN - 102
 _PARAMETER = re.compile(r"%%|%s")
 
 
-def _from_outbox_row(sql: str, params: list, conn) -> tuple:
+def _from_outbox_row(sql: str, params: list) -> tuple:
     """``sql`` with each stand-in parameter for the email's seat or game replaced by
     a subquery reading it from the outbox row (whose id is then the parameter)."""
     outbox = f"{_quote(OutboxEmail._meta.db_table)} ob WHERE ob.{_quote('id')} = %s"
@@ -457,7 +457,7 @@ def _news_from_outbox(vendor: str) -> tuple:
     ]
     statements, slots = [], []
     for sql, params in reads:
-        statement, statement_slots = _from_outbox_row(sql, params, conn)
+        statement, statement_slots = _from_outbox_row(sql, params)
         statements.append(statement)
         slots += [None if v in (_EMAILS_SEAT, _EMAILS_GAME) else v for v in statement_slots]
     return BATCHED.join(statements), slots
