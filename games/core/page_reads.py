@@ -1,7 +1,7 @@
-"""Hand-written reads for the two requests a bound holds: a seat's page (seat page
-GET p50, ``manage.py bench_moves``) and the read a move makes before it takes the
-game's lock (move POST p50). Everything else reads through the ORM
-(games/core/selectors.py).
+"""Hand-written reads for what a bound holds: a seat's page (seat page GET p50,
+``manage.py bench_moves``), the read a move makes before it takes the game's lock
+(move POST p50) and an email's (email sent p50). Everything else reads through
+the ORM (games/core/selectors.py).
 
 Through querysets, these reads cost the ORM several times longer in building and
 compiling statements and in making a game per seat than the database spends
@@ -13,13 +13,14 @@ page's log lines are narrated already). ``tests/core/test_selectors.py`` checks 
 against the ORM.
 """
 
+import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from games.core import talk_reads
-from games.models import Game, GameEvent, RecordOpening, Seat, TalkMessage
+from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
 
 
 def _quote(name: str) -> str:
@@ -145,6 +146,13 @@ _UNREAD_TALK = _Compiled(
         : talk_reads.EMAIL_MESSAGES + 1
     ],
 )
+# The same, from what the seat's row says it has read: read with the seat itself.
+_UNREAD_TALK_STORED = _Compiled(
+    TalkMessage,
+    lambda seat, game: talk_reads.unread_as_stored(seat, game).order_by("id")[
+        : talk_reads.EMAIL_MESSAGES + 1
+    ],
+)
 
 
 # A game's row, locked until the transaction ends: every write's first read.
@@ -158,6 +166,22 @@ def locked_game(game_id: int) -> Game:
     if not found:
         raise Game.DoesNotExist(f"no game {game_id}")
     return found[0]
+
+
+# An outbox row to send: pending or sending, locked (skipped if another worker has it).
+_OUTBOX_TO_SEND = _Compiled(
+    OutboxEmail,
+    lambda pk: OutboxEmail.objects.select_for_update(skip_locked=True).filter(
+        pk=pk, status__in=[OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
+    ),
+)
+
+
+def outbox_email_to_send(pk: int) -> OutboxEmail | None:
+    """The outbox row ``pk`` if it is pending or sending, locked until the
+    transaction ends; None if it is neither, or another worker holds it."""
+    found = _OUTBOX_TO_SEND.rows(_connection(), pk=pk)
+    return found[0] if found else None
 
 
 def unread_talk(seat: Seat) -> list:
@@ -379,13 +403,87 @@ _NEWS = _Statement(
 
 def seat_news(seat_id: int, game_id: int) -> tuple:
     """What a seat's email reads: the seat with its game and ``record_opened``, the
-    game's seats in seat order (each with the game attached) and the events the
-    seat has not been told yet (StoredEvent, newest first: events_since's), as
-    (seat or None, seats, news); on PostgreSQL in one round trip."""
+    game's seats in seat order (each with the game attached), the events the
+    seat has not been told yet (StoredEvent, newest first: events_since's) and the
+    oldest table talk it has not read (unread_talk's), as (seat or None, seats,
+    news, talk); on PostgreSQL in one round trip."""
     conn = _connection()
     news = (_NEWS.sql(conn.vendor), [game_id, seat_id])
-    found = _seat_with_table(seat_id, game_id, [news])
+    talk = _UNREAD_TALK_STORED.sql_and_params(conn, seat=seat_id, game=game_id)
+    found = _seat_with_table(seat_id, game_id, [news, talk])
     if found is None:
-        return None, [], []
-    seat, seats, (event_rows,) = found
-    return seat, seats, _events_of(event_rows, conn)
+        return None, [], [], []
+    seat, seats, (event_rows, talk_rows) = found
+    return seat, seats, _events_of(event_rows, conn), _UNREAD_TALK_STORED.instances(talk_rows, conn)
+
+
+# Stand-ins for the seat and the game of seat_news's reads, which read them from the
+# outbox row instead (outbox_email_with_news).
+_EMAILS_SEAT, _EMAILS_GAME = _STAND_IN - 101, _STAND_IN - 102
+_PARAMETER = re.compile(r"%%|%s")
+
+
+def _from_outbox_row(sql: str, params: list) -> tuple:
+    """``sql`` with each stand-in parameter for the email's seat or game replaced by
+    a subquery reading it from the outbox row (whose id is then the parameter)."""
+    outbox = f"{_quote(OutboxEmail._meta.db_table)} ob WHERE ob.{_quote('id')} = %s"
+    read = {
+        _EMAILS_SEAT: f"(SELECT ob.{_quote('seat_id')} FROM {outbox})",
+        _EMAILS_GAME: f"(SELECT ob.{_quote('game_id')} FROM {outbox})",
+    }
+    values = iter(params)
+    slots = []
+
+    def replaced(match) -> str:
+        if match.group() == "%%":
+            return "%%"
+        value = next(values)
+        slots.append(value)
+        return read.get(value, "%s") if type(value) is int else "%s"
+
+    return _PARAMETER.sub(replaced, sql), slots
+
+
+@cache
+def _news_from_outbox(vendor: str) -> tuple:
+    """seat_news's reads in one round trip, from the outbox row: (sql, slots), each
+    slot None where the row's id goes."""
+    conn = _connection()
+    reads = [
+        (_SEAT_LINK.sql(vendor), [_EMAILS_SEAT, _EMAILS_GAME]),
+        (_SEATS.sql(vendor), [_EMAILS_GAME]),
+        (_NEWS.sql(vendor), [_EMAILS_GAME, _EMAILS_SEAT]),
+        _UNREAD_TALK_STORED.sql_and_params(conn, seat=_EMAILS_SEAT, game=_EMAILS_GAME),
+    ]
+    statements, slots = [], []
+    for sql, params in reads:
+        statement, statement_slots = _from_outbox_row(sql, params)
+        statements.append(statement)
+        slots += [None if v in (_EMAILS_SEAT, _EMAILS_GAME) else v for v in statement_slots]
+    return BATCHED.join(statements), slots
+
+
+def outbox_email_with_news(pk: int) -> tuple:
+    """outbox_email_to_send's row and, for a seat's email, seat_news's reads, as
+    (email or None, (seat or None, seats, news, talk)). On PostgreSQL in one round
+    trip, the seat's reads taking the seat and the game from the row (for the bound
+    on an email sent, ``bench_moves``); elsewhere the row, then seat_news if it is
+    to be sent."""
+    conn = _connection()
+    if not _takes_several_statements(conn):
+        email = outbox_email_to_send(pk)
+        if email is None or email.seat_id is None:
+            return email, (None, [], [], [])
+        return email, seat_news(email.seat_id, email.game_id)
+    email_sql, email_params = _OUTBOX_TO_SEND.sql_and_params(conn, pk=pk)
+    news_sql, slots = _news_from_outbox(conn.vendor)
+    email_rows, seat_rows, table_rows, event_rows, talk_rows = _run_together(
+        [(email_sql, email_params), (news_sql, [pk if s is None else s for s in slots])], conn
+    )
+    email = _OUTBOX_TO_SEND.instances(email_rows, conn)[0] if email_rows else None
+    if email is None or not seat_rows:
+        return email, (None, [], [], [])
+    seat = _seat_of_link(seat_rows[0], True, conn)
+    seats = _seats(table_rows, seat.game, conn)
+    talk = _UNREAD_TALK_STORED.instances(talk_rows, conn)
+    return email, (seat, seats, _events_of(event_rows, conn), talk)

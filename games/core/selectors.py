@@ -14,7 +14,7 @@ from django.db.models import Exists, Subquery
 from django.db.models.functions import Coalesce
 
 from games.core import page_reads
-from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat
+from games.models import Game, GameEvent, RecordOpening, Seat
 
 
 def _seats_with_game(game_id: int):
@@ -41,6 +41,8 @@ seat_news = page_reads.seat_news
 
 
 game_locked = page_reads.locked_game
+outbox_email_to_send = page_reads.outbox_email_to_send
+outbox_email_with_news = page_reads.outbox_email_with_news
 
 
 def seats_of(game: Game) -> list:
@@ -84,17 +86,6 @@ def last_round_events(game_id: int) -> list:
     started = _last_seq(game_id, "round_started", seq__lt=ended)
     events = GameEvent.objects.filter(game_id=game_id, seq__lte=ended)
     return _event_data(events.filter(seq__gte=Coalesce(started, 0)).order_by("seq"))
-
-
-def outbox_email_to_send(pk: int) -> OutboxEmail | None:
-    """The outbox row ``pk`` if it is pending or sending, locked until the
-    transaction ends; None if it is neither, or another worker holds it."""
-    statuses = [OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
-    to_send = OutboxEmail.objects.select_for_update(skip_locked=True)
-    try:
-        return to_send.get(pk=pk, status__in=statuses)
-    except OutboxEmail.DoesNotExist:
-        return None
 
 
 def events_between(game_id: int, first: int, before: int | None, limit: int) -> list:

@@ -25,11 +25,22 @@ def visible_to(seat: Seat) -> QuerySet:
     return TalkMessage.objects.filter(_readable_by(seat.pk), game_id=seat.game_id)
 
 
-def unread(seat: Seat) -> QuerySet:
+def unread(seat: Seat, since=None) -> QuerySet:
     """What ``seat`` has neither read on the page nor been told by email: never its
-    own messages, nor hidden ones."""
-    since = max(seat.talk_read_id, seat.talk_mailed_id)
+    own messages, nor hidden ones. ``since``: the newest line it read or was told
+    (by default, as the instance has it)."""
+    if since is None:
+        since = max(seat.talk_read_id, seat.talk_mailed_id)
     return visible_to(seat).filter(pk__gt=since, hidden_at__isnull=True).exclude(seat_id=seat.pk)
+
+
+def unread_as_stored(seat_id: int, game_id: int) -> QuerySet:
+    """``unread`` of the seat as its row stands, read in the same statement (an
+    email reads it in the round trip that reads its seat)."""
+    stored = Seat.objects.filter(pk=seat_id).values(
+        since=Greatest("talk_read_id", "talk_mailed_id")
+    )
+    return unread(Seat(pk=seat_id, game_id=game_id), since=Subquery(stored[:1]))
 
 
 def with_unread(seats: QuerySet) -> QuerySet:

@@ -116,11 +116,13 @@ def reply_to_headers(seat: Seat) -> dict:
 @dataclass(frozen=True)
 class Table:
     """What an email reads besides its seat and game, if read with them
-    (selectors.seat_news): the game's seats in seat order, and the events the seat
-    has not been told yet, newest first."""
+    (selectors.seat_news): the game's seats in seat order, the events the seat
+    has not been told yet, newest first, and the oldest table talk it has not read
+    (selectors.unread_talk's)."""
 
     seats: list
     news: list
+    talk: list | None = None
 
 
 def render(
@@ -155,7 +157,7 @@ def render(
     headline = str(headlines.get(told, HEADLINES[told])) % {
         "round": outcome["round"] if outcome else view["round"]
     }
-    talk = talk_lines.unread_for_email(seat, seats)
+    talk = talk_lines.unread_for_email(seat, seats, table.talk if table else None)
     if kind == notifications.TALK and seat.notify == Seat.Notify.TURN_AND_RESULTS:
         headline = str(TALK_CONCERNS_HEADLINE)
     context = {

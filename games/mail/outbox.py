@@ -29,6 +29,7 @@ renders the game as it is now: the player gets today's table, and the news they
 have not been told.
 """
 
+import functools
 import logging
 import smtplib
 import socket
@@ -49,7 +50,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import notifications, selectors, talk
+from games.core import notifications, row_updates, selectors, talk
 from games.mail import emails, person_emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
@@ -143,36 +144,50 @@ def deliver(pk: int, now=None) -> str:
         return _record_failure(email, error, now)
     # The ESP's id of the message, which its tracking events quote (0 is an id too).
     provider_id = getattr(getattr(message, "anymail_status", None), "message_id", None)
-    with transaction.atomic():  # the answer and what the seat was told: one commit
-        _record(
-            email,
-            status=OutboxEmail.Status.SENT,
-            sent_at=now,
-            last_error="",
-            provider_message_id="" if provider_id is None else str(provider_id)[:200],
-        )
-        if email.seat_id is not None and email.rendered_version is not None:
-            _told(email)
+    sent = {
+        "status": OutboxEmail.Status.SENT,
+        "sent_at": now,
+        "last_error": "",
+        "provider_message_id": "" if provider_id is None else str(provider_id)[:200],
+    }
+    told = email.seat_id is not None and email.rendered_version is not None
+    _record(email, told=_told(email) if told else (), **sent)
     return "sent"
 
 
-def _told(email: OutboxEmail) -> None:
-    """The seat's news now start after this email (one row, never moved back), and
-    its talk after the newest line this email told (never moved back either)."""
+# What the seat was told: its news start after an email, its talk after the newest
+# line the email told; neither ever moved back.
+_NEWS_TOLD = row_updates.CompiledUpdate(
+    Seat,
+    ("notified_seq",),
+    lambda seat, below: Seat.objects.filter(pk=seat, notified_seq__lt=below),
+)
+_TALK_TOLD = row_updates.CompiledUpdate(
+    Seat,
+    ("talk_mailed_id",),
+    lambda seat, below: Seat.objects.filter(pk=seat, talk_mailed_id__lt=below),
+)
+
+
+def _told(email: OutboxEmail) -> list:
+    """The writes (row_updates') by which the seat's news now start
+    after this email, and its talk after the newest line this email told."""
     seen_up_to = email.rendered_version
-    Seat.objects.filter(pk=email.seat_id, notified_seq__lt=seen_up_to).update(
-        notified_seq=seen_up_to
-    )
+    writes = [
+        (_NEWS_TOLD, {"notified_seq": seen_up_to}, {"seat": email.seat_id, "below": seen_up_to})
+    ]
     told = email.params.get(TALK_TOLD, 0)
     if told:
-        told_before = Seat.objects.filter(pk=email.seat_id, talk_mailed_id__lt=told)
-        told_before.update(talk_mailed_id=told)
+        writes.append(
+            (_TALK_TOLD, {"talk_mailed_id": told}, {"seat": email.seat_id, "below": told})
+        )
+    return writes
 
 
 def _claim(pk: int, now) -> OutboxEmail | str:
     """Step 1: the row, rendered and marked ``sending``; or why it is not sent now."""
     with transaction.atomic():
-        email = selectors.outbox_email_to_send(pk)
+        email, read = selectors.outbox_email_with_news(pk)
         if email is None:
             return "not pending"
         if email.status == OutboxEmail.Status.SENDING:
@@ -181,7 +196,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             email.uncertain = True  # a worker died after handing it over, or before
         elif email.next_attempt_at and email.next_attempt_at > now:
             return "not due"
-        seat, table = _with_seat_and_game(email)
+        seat, table = _with_seat_and_game(email, read)
         if seat is not None and seat.undeliverable_at and seat.email.lower() == email.to.lower():
             email.status, email.last_error = OutboxEmail.Status.FAILED, "Address undeliverable"
             email.save()
@@ -199,7 +214,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
             if email.kind == notifications.OFFER and not _offers_to_tell(email, table):
                 email.delete()  # another email told them first (e.g. "Round N is over")
                 return "dropped"
-            if email.kind == notifications.TALK and not _talk_to_tell(seat):
+            if email.kind == notifications.TALK and not _talk_to_tell(seat, table):
                 email.delete()  # read on the page, or told by another email, meanwhile
                 return "dropped"
             render(email, now, table)
@@ -208,8 +223,13 @@ def _claim(pk: int, now) -> OutboxEmail | str:
         email.status = OutboxEmail.Status.SENDING
         email.sending_at = now
         email.attempts += 1
-        OutboxEmail.objects.filter(pk=email.pk).update(**{f: getattr(email, f) for f in CLAIMED})
+        _CLAIM.run({f: getattr(email, f) for f in CLAIMED}, pk=email.pk)
     return email
+
+
+_CLAIM = row_updates.CompiledUpdate(
+    OutboxEmail, CLAIMED, lambda pk: OutboxEmail.objects.filter(pk=pk)
+)
 
 
 # A seat's email's params: the newest line of table talk it told (0: none), and the
@@ -241,9 +261,11 @@ def _offers_to_tell(email: OutboxEmail, table: emails.Table | None) -> bool:
     return any(e["type"] in OFFER_EVENTS for e in news)
 
 
-def _talk_to_tell(seat: Seat | None) -> bool:
+def _talk_to_tell(seat: Seat | None, table: emails.Table | None) -> bool:
     """Has a gathered talk email still a line to tell when it is due? Its reader may
     have read them all on the table meanwhile: it would then tell nothing."""
+    if table is not None:
+        return bool(table.talk)
     return seat is not None and talk.unread(seat).exists()
 
 
@@ -269,17 +291,18 @@ def _talk_perhaps_told(email: OutboxEmail, seat: Seat | None) -> bool:
     return others.filter(**{f"params__{TALK_TOLD}__gt": since}).exists()
 
 
-def _with_seat_and_game(email: OutboxEmail) -> tuple:
-    """Attach the email's seat and game to it, read in one round trip with what a
-    seat's email is rendered from (emails.Table: the game's seats, the news it has
-    not been told): (its seat, that table), (None, None) for an email to no seat."""
+def _with_seat_and_game(email: OutboxEmail, read: tuple) -> tuple:
+    """Attach the email's seat and game to it, read (``read``: seat_news's, with the
+    email's row) with what a seat's email is rendered from (emails.Table: the game's
+    seats, the news it has not been told, its unread talk): (its seat, that table),
+    (None, None) for an email to no seat."""
     if email.seat_id is None:
         return email.seat, None
-    seat, seats, news = selectors.seat_news(email.seat_id, email.game_id)
+    seat, seats, news, unread_talk = read
     if seat is None:
         return email.seat, None
     email.seat, email.game = seat, seat.game
-    return seat, emails.Table(seats, news)
+    return seat, emails.Table(seats, news, unread_talk)
 
 
 def _provider_has_it(email: OutboxEmail) -> bool:
@@ -287,10 +310,23 @@ def _provider_has_it(email: OutboxEmail) -> bool:
     return email.events.filter(event_type__in=TAKEN).exists()
 
 
-def _record(email: OutboxEmail, **fields) -> bool:
-    """Step 3, compare-and-set: only the attempt that claimed the row records its answer."""
-    claimed = {"pk": email.pk, "status": OutboxEmail.Status.SENDING, "attempts": email.attempts}
-    return OutboxEmail.objects.filter(**claimed).update(**fields) == 1
+def _record(email: OutboxEmail, told: list | tuple = (), **fields) -> bool:
+    """Step 3, compare-and-set: only the attempt that claimed the row records its
+    answer; ``told``: what its seat was told (_told's writes), in the same commit."""
+    answer = (_record_of(tuple(fields)), fields, {"pk": email.pk, "attempts": email.attempts})
+    return row_updates.run_in_one_commit([answer, *told]) == 1
+
+
+@functools.cache
+def _record_of(fields: tuple) -> row_updates.CompiledUpdate:
+    """The compare-and-set UPDATE of ``fields`` (a handful of sets: sent, failed, retried)."""
+    return row_updates.CompiledUpdate(
+        OutboxEmail,
+        fields,
+        lambda pk, attempts: OutboxEmail.objects.filter(
+            pk=pk, status=OutboxEmail.Status.SENDING, attempts=attempts
+        ),
+    )
 
 
 def _record_failure(email: OutboxEmail, error: Exception, now) -> str:

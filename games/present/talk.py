@@ -156,11 +156,13 @@ def revealed_line(game) -> str:
 EMAIL_MESSAGES = talk.EMAIL_MESSAGES
 
 
-def unread_for_email(seat, seats: list) -> dict:
+def unread_for_email(seat, seats: list, rows: list | None = None) -> dict:
     """The talk ``seat`` has not read, for its email: the oldest EMAIL_MESSAGES, oldest
     first; how many more wait on the table; and the newest id told (0: none), which
-    the seat's emails start after once this one is sent."""
-    rows = selectors.unread_talk(seat)
+    the seat's emails start after once this one is sent. ``rows``: unread_talk's,
+    if read with the seat."""
+    if rows is None:
+        rows = selectors.unread_talk(seat)
     shown = rows[:EMAIL_MESSAGES]
     more = talk.unread(seat).count() - len(shown) if len(rows) > len(shown) else 0
     names = {s.pk: s.name for s in seats}

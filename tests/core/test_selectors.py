@@ -230,3 +230,30 @@ def test_the_talk_a_seat_has_not_read_as_the_orm_reads_it():
             seat.talk_read_id = since
             orm = list(talk.unread(seat).order_by("id")[: talk.EMAIL_MESSAGES + 1])
             assert [_fields(m) for m in selectors.unread_talk(seat)] == [_fields(m) for m in orm]
+
+
+@pytest.mark.parametrize("server_side_binding", [False, True])
+def test_an_email_s_row_and_its_seat_s_news_read_as_each_read_alone(server_side_binding):
+    """Read together (one round trip on PostgreSQL, the seat and the game taken from
+    the row) as outbox_email_to_send, seat_news and unread_talk read them apart."""
+    game, seats = _talk_at_a_table()
+    seat = seats[1]
+    Seat.objects.filter(pk=seat.pk).update(talk_read_id=_ids(TalkMessage.objects.order_by("id"))[1])
+    seat.refresh_from_db()
+    email = OutboxEmail.objects.create(game=game, seat=seat, key="k", to="a@example.org")
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    with mock.patch.dict(options, {"server_side_binding": server_side_binding}):
+        with transaction.atomic():
+            read, (found, table, news, talk_rows) = selectors.outbox_email_with_news(email.pk)
+        assert _fields(read) == _fields(OutboxEmail.objects.get(pk=email.pk))
+        alone, alone_table, alone_news, _ = selectors.seat_news(seat.pk, game.pk)
+        assert _fields(found) == _fields(alone) and _fields(found.game) == _fields(alone.game)
+        assert [_fields(s) for s in table] == [_fields(s) for s in alone_table]
+        assert list(map(dict, news)) == list(map(dict, alone_news)) != []
+        assert _ids(talk_rows) == _ids(selectors.unread_talk(seat)) != []
+        alert = OutboxEmail.objects.create(game=game, key="a", to="o@example.org")
+        with transaction.atomic():
+            assert selectors.outbox_email_with_news(alert.pk)[1] == (None, [], [], [])
+        OutboxEmail.objects.filter(pk=email.pk).update(status=OutboxEmail.Status.SENT)
+        with transaction.atomic():
+            assert selectors.outbox_email_with_news(email.pk)[0] is None

@@ -3,7 +3,8 @@ the link's seat with the table's seats, the game's row locked, its events with i
 row (one statement on PostgreSQL), its form key, and the outbox when it owes emails
 (at most five on PostgreSQL); a page is the seat (and whether the record was ever
 opened), the table's seats, the recent log, and the table talk's newest messages,
-in one round trip on PostgreSQL. The transaction's own BEGIN and COMMIT are not counted.
+in one round trip on PostgreSQL; an email sent, three round trips on PostgreSQL. The
+transaction's own BEGIN and COMMIT are not counted.
 (Timings: manage.py bench_moves.)"""
 
 from collections import Counter
@@ -16,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from games.devtools.bench import inprocess
 from games.devtools.bench.inprocess import round_trips, statements
 from games.devtools.bench.player import next_step
-from games.models import Submission
+from games.mail import outbox
+from games.models import OutboxEmail, Submission
 from tests.support.fixtures_pages import form_for, fresh, path_of, start_game
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +90,17 @@ def test_a_move_owing_emails_takes_only_the_outbox_more():
     outbox = 1 if connection.vendor == "postgresql" else 2
     assert max(counts) == most_statements_a_move_takes() + outbox, counts
     assert counts.most_common(1)[0][0] == most_statements_a_move_takes(), counts
+
+
+def test_an_email_sent_takes_three_round_trips():
+    """A seat's email: its outbox row locked, with its seat, the table's seats, its
+    news and its unread talk (one round trip on PostgreSQL); the row claimed; the
+    answer with the seat's news and talk moved on (one round trip on PostgreSQL, the
+    talk's only when it told some)."""
+    game = start_game(players=("Ann", "Ben", "Cid"))
+    email = OutboxEmail.objects.filter(game=game, seat__isnull=False, status="pending").first()
+    with CaptureQueriesContext(connection) as sent:
+        assert outbox.deliver(email.pk) == "sent"
+    assert len(statements(sent)) <= 9, statements(sent)
+    if connection.vendor == "postgresql":
+        assert len(round_trips(sent)) == 3, round_trips(sent)
