@@ -18,7 +18,6 @@ import json
 import uuid
 
 from django.db import connection, models
-from django.db.models import sql
 from django.utils import timezone
 
 from games.fields import JSONTextField
@@ -102,34 +101,6 @@ def insert(objs: list) -> None:
             for i in stamped:
                 row[i] = now
             copy.write_row(row)
-
-
-def insert_and_update(objs: list, rows: models.QuerySet, fields: dict) -> int:
-    """INSERT the (new) instances ``objs`` and UPDATE ``rows`` with ``fields``, both
-    as the ORM writes them; returns how many rows were updated. On PostgreSQL one
-    statement (the INSERT a data-modifying WITH of the UPDATE): a move writes its
-    events and its game's row so, for the bound on a move's statements (at most
-    five, ``bench_moves``). Elsewhere bulk_create, then update. Both writes happen
-    even if no row is updated: call inside a transaction, and roll it back then."""
-    if connection.vendor != "postgresql" or not objs:
-        if objs:
-            type(objs[0]).objects.bulk_create(objs)
-        return rows.update(**fields)
-    meta = objs[0]._meta
-    insert = sql.InsertQuery(type(objs[0]))
-    insert.insert_values(_inserted(meta), objs)
-    [(insert_sql, insert_params)] = insert.get_compiler(connection=connection).as_sql()
-    update = rows.query.chain(sql.UpdateQuery)
-    update.add_update_values(fields)
-    update_sql, update_params = update.get_compiler(connection=connection).as_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH inserted AS ({insert_sql}) {update_sql}", (*insert_params, *update_params)
-        )
-        updated = cursor.rowcount
-    for obj in objs:
-        obj._state.adding = False
-    return updated
 
 
 def insert_new(objs: list, unique: str) -> list:

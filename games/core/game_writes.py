@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import bulk, deadlines, notifications, selectors
+from games.core import bulk, compiled, deadlines, notifications, selectors
 from games.engine import EngineError
 from games.models import Game, GameEvent, Seat
 from games.words import refusal_messages
@@ -138,14 +138,21 @@ def moved_on(game: Game, state, now) -> dict:
     return fields
 
 
+def _same_version(game, version):
+    """The compare-and-set of a game's every write (compiled once per set of fields)."""
+    return Game.objects.filter(pk=game, version=version)
+
+
 def commit_state(game: Game, state, events: list, now=None, **extra) -> None:
     """Append the events and move the snapshot forward, compare-and-set on the
     version; a new phase gets its deadline from the database's clock of record.
     ``extra``: more Game fields to write in the same update."""
     now = now or timezone.now()
     fields = {**moved_on(game, state, now), **extra}
-    match = {"pk": game.pk, "version": game.version}
-    updated = bulk.insert_and_update(event_rows(game, events), Game.objects.filter(**match), fields)
+    update = compiled.updates_of(Game, tuple(fields), _same_version)
+    updated = compiled.insert_and_update(
+        event_rows(game, events), update, fields, game=game.pk, version=game.version
+    )
     if updated != 1:  # impossible while the row lock is held; refuse rather than fork
         raise ServiceError("conflict", _("The game changed meanwhile; please try again."))
     assign_fields(game, fields)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.core import pacing, standing
+from games.core import compiled, pacing, standing
 from games.core.game_writes import Outcome, apply_move, locked_game, retried_on_deadlock
 from games.models import Game, Seat, Submission
 
@@ -69,7 +69,7 @@ def _submit_locked(seat: Seat, command: dict, version: int, key: str, now, seats
         game=game, seat=seat, key=key, command=command, version_after=game.version
     )
     try:
-        submission.save()
+        compiled.insert([submission])
     except IntegrityError:  # the key is taken; the transaction is rolled back whole
         raise _Repeated(version_seen) from None
     # The move may call for the moves of standing instructions (its own seat's too).

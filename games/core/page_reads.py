@@ -17,9 +17,9 @@ import re
 from collections.abc import Mapping
 from functools import cache, lru_cache
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 
-from games.core import talk_reads
+from games.core import compiled, talk_reads
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
 
 
@@ -80,17 +80,14 @@ class _Statement:
         return self._build()
 
 
-# Stand-ins for a compiled read's parameters: no id, seq or count is ever one of them.
-_STAND_IN = -7_000_000_001
-
-
-class _Compiled:
+class CompiledRead:
     """A read of one model's rows that the ORM writes (``build`` returns the
     queryset), compiled to SQL once per database with stand-ins for its named
-    parameters, which each run replaces. Building and compiling a queryset costs
-    the ORM more than the database spends running it (``bench_moves``: the page's
-    and the email's talk reads); this keeps the rule the queryset states in its
-    one place (games.core.talk_reads) and sends it with the page's other reads."""
+    parameters, which each run replaces (games.core.compiled). Building and
+    compiling a queryset costs the ORM more than the database spends running it
+    (``bench_moves``: the page's and the email's talk reads); this keeps the rule
+    the queryset states in its one place (games.core.talk_reads) and sends it with
+    the page's other reads."""
 
     def __init__(self, model, build):
         self._model, self._build, self._by_vendor = model, build, {}
@@ -98,22 +95,20 @@ class _Compiled:
     def _compiled(self, conn) -> tuple:
         found = self._by_vendor.get(conn.vendor)
         if found is None:
-            names = self._build.__code__.co_varnames[: self._build.__code__.co_argcount]
-            stand_ins = {name: _STAND_IN - i for i, name in enumerate(names)}
-            compiler = self._build(**stand_ins).query.get_compiler(connection=conn)
+            given = compiled.stand_ins(self._build)
+            compiler = self._build(**given).query.get_compiler(connection=conn)
             sql, params = compiler.as_sql()
-            named = {value: name for name, value in stand_ins.items()}
-            slots = [(named.get(p) if type(p) is int else None, p) for p in params]
-            if {name for name, _ in slots if name} != set(names) or len(compiler.select) != len(
-                _fields(self._model)
-            ):
+            if len(compiler.select) != len(_fields(self._model)):
                 raise TypeError(f"{self._build} does not compile to one model's rows")
-            found = self._by_vendor[conn.vendor] = (sql, slots)
+            found = self._by_vendor[conn.vendor] = (
+                sql,
+                compiled.named_slots(params, given, self._build),
+            )
         return found
 
     def sql_and_params(self, conn, **values) -> tuple:
         sql, slots = self._compiled(conn)
-        return sql, [values[name] if name else constant for name, constant in slots]
+        return sql, compiled.filled(slots, values)
 
     def rows(self, conn, **values) -> list:
         """The model's instances, run alone."""
@@ -133,21 +128,21 @@ def _talk_reader(seat: int, game: int, since: int = 0) -> Seat:
 
 
 # The newest page of talk a seat may read (talk.page's, with one more row).
-_NEWEST_TALK = _Compiled(
+_NEWEST_TALK = CompiledRead(
     TalkMessage,
     lambda seat, game: talk_reads.visible_to(_talk_reader(seat, game)).order_by("-id")[
         : talk_reads.PAGE + 1
     ],
 )
 # The oldest talk a seat has not read, for its email (one more than it shows).
-_UNREAD_TALK = _Compiled(
+_UNREAD_TALK = CompiledRead(
     TalkMessage,
     lambda seat, game, since: talk_reads.unread(_talk_reader(seat, game, since)).order_by("id")[
         : talk_reads.EMAIL_MESSAGES + 1
     ],
 )
 # The same, from what the seat's row says it has read: read with the seat itself.
-_UNREAD_TALK_STORED = _Compiled(
+_UNREAD_TALK_STORED = CompiledRead(
     TalkMessage,
     lambda seat, game: talk_reads.unread_as_stored(seat, game).order_by("id")[
         : talk_reads.EMAIL_MESSAGES + 1
@@ -156,20 +151,20 @@ _UNREAD_TALK_STORED = _Compiled(
 
 
 # A game's row, locked until the transaction ends: every write's first read.
-_LOCKED_GAME = _Compiled(Game, lambda game: Game.objects.select_for_update().filter(pk=game))
+_LOCKED_GAME = CompiledRead(Game, lambda game: Game.objects.select_for_update().filter(pk=game))
 
 
 def locked_game(game_id: int) -> Game:
     """The game's row, locked until the transaction ends (``select_for_update``).
     Game.DoesNotExist if there is none."""
-    found = _LOCKED_GAME.rows(_connection(), game=game_id)
+    found = _LOCKED_GAME.rows(compiled.connection(), game=game_id)
     if not found:
         raise Game.DoesNotExist(f"no game {game_id}")
     return found[0]
 
 
 # An outbox row to send: pending or sending, locked (skipped if another worker has it).
-_OUTBOX_TO_SEND = _Compiled(
+_OUTBOX_TO_SEND = CompiledRead(
     OutboxEmail,
     lambda pk: OutboxEmail.objects.select_for_update(skip_locked=True).filter(
         pk=pk, status__in=[OutboxEmail.Status.PENDING, OutboxEmail.Status.SENDING]
@@ -180,14 +175,14 @@ _OUTBOX_TO_SEND = _Compiled(
 def outbox_email_to_send(pk: int) -> OutboxEmail | None:
     """The outbox row ``pk`` if it is pending or sending, locked until the
     transaction ends; None if it is neither, or another worker holds it."""
-    found = _OUTBOX_TO_SEND.rows(_connection(), pk=pk)
+    found = _OUTBOX_TO_SEND.rows(compiled.connection(), pk=pk)
     return found[0] if found else None
 
 
 def unread_talk(seat: Seat) -> list:
     """The oldest EMAIL_MESSAGES + 1 lines of talk ``seat`` has not read, oldest first."""
     since = max(seat.talk_read_id, seat.talk_mailed_id)
-    return _UNREAD_TALK.rows(_connection(), seat=seat.pk, game=seat.game_id, since=since)
+    return _UNREAD_TALK.rows(compiled.connection(), seat=seat.pk, game=seat.game_id, since=since)
 
 
 _SEAT_GAME = Seat._meta.get_field("game")
@@ -216,19 +211,13 @@ _SEAT_LINK = _Statement(lambda: _seat_link_sql(with_state=True))
 _TABLE_WITHOUT_STATE = _Statement(lambda: _seat_link_sql(with_state=False, whole_table=True))
 
 
-def _connection():
-    """The thread's own connection (the ``connection`` proxy looks it up on every
-    attribute)."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
 def seat_at_table(seat_id: int, game_id: int) -> tuple:
     """The seat ``seat_id`` of game ``game_id`` with its game attached and
     ``record_opened``, the game's state left unread (read when asked for), and
     the game's seats in seat order, the seat among them and each with
     the game attached, in one statement: what a move reads before it takes the
     game's lock. (None, []) if there is no such seat."""
-    conn = _connection()
+    conn = compiled.connection()
     with conn.cursor() as cursor:
         cursor.execute(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])
         found = cursor.fetchall()
@@ -321,24 +310,13 @@ def _events_of(rows: list, conn) -> list:
     return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
 
 
-# Between statements sent in one round trip (the benchmark counts them apart).
-BATCHED = ";\n"
-
-
-def _takes_several_statements(conn) -> bool:
-    """PostgreSQL with client-side binding (Django's default): a prepared
-    statement (``server_side_binding``) holds one statement only."""
-    options = conn.settings_dict.get("OPTIONS", {})
-    return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
-
-
 def _run_together(reads: list, conn) -> list:
     """Each (sql, params) read's rows: in one round trip on PostgreSQL with
     client-side binding (it takes several statements at once), else one by one."""
     with conn.cursor() as cursor:
-        if _takes_several_statements(conn):
+        if compiled.takes_several_statements(conn):
             cursor.execute(
-                BATCHED.join(sql for sql, _ in reads),
+                compiled.BATCHED.join(sql for sql, _ in reads),
                 [value for _, params in reads for value in params],
             )
             results = [cursor.fetchall()]
@@ -357,7 +335,7 @@ def _seat_with_table(seat_id: int, game_id: int, more: list) -> tuple:
     (each with the game attached) and the rows of the ``more`` reads ((sql, params)),
     in one round trip where the database allows it: (seat, seats, [rows of each]), or
     None if there is no such seat."""
-    conn = _connection()
+    conn = compiled.connection()
     vendor = conn.vendor
     reads = [(_SEAT_LINK.sql(vendor), [seat_id, game_id]), (_SEATS.sql(vendor), [game_id])]
     seat_rows, table_rows, *more_rows = _run_together(reads + more, conn)
@@ -375,7 +353,7 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     newest first, one more than a page holds: talk.page's), as (seat or None, seats,
     events, talk). On PostgreSQL the four statements go in one round trip
     (client-side binding takes several at once); elsewhere one after the other."""
-    conn = _connection()
+    conn = compiled.connection()
     found = _seat_with_table(
         seat_id,
         game_id,
@@ -407,7 +385,7 @@ def seat_news(seat_id: int, game_id: int) -> tuple:
     seat has not been told yet (StoredEvent, newest first: events_since's) and the
     oldest table talk it has not read (unread_talk's), as (seat or None, seats,
     news, talk); on PostgreSQL in one round trip."""
-    conn = _connection()
+    conn = compiled.connection()
     news = (_NEWS.sql(conn.vendor), [game_id, seat_id])
     talk = _UNREAD_TALK_STORED.sql_and_params(conn, seat=seat_id, game=game_id)
     found = _seat_with_table(seat_id, game_id, [news, talk])
@@ -419,7 +397,7 @@ def seat_news(seat_id: int, game_id: int) -> tuple:
 
 # Stand-ins for the seat and the game of seat_news's reads, which read them from the
 # outbox row instead (outbox_email_with_news).
-_EMAILS_SEAT, _EMAILS_GAME = _STAND_IN - 101, _STAND_IN - 102
+_EMAILS_SEAT, _EMAILS_GAME = -7_000_000_101, -7_000_000_102
 _PARAMETER = re.compile(r"%%|%s")
 
 
@@ -448,7 +426,7 @@ def _from_outbox_row(sql: str, params: list) -> tuple:
 def _news_from_outbox(vendor: str) -> tuple:
     """seat_news's reads in one round trip, from the outbox row: (sql, slots), each
     slot None where the row's id goes."""
-    conn = _connection()
+    conn = compiled.connection()
     reads = [
         (_SEAT_LINK.sql(vendor), [_EMAILS_SEAT, _EMAILS_GAME]),
         (_SEATS.sql(vendor), [_EMAILS_GAME]),
@@ -460,7 +438,7 @@ def _news_from_outbox(vendor: str) -> tuple:
         statement, statement_slots = _from_outbox_row(sql, params)
         statements.append(statement)
         slots += [None if v in (_EMAILS_SEAT, _EMAILS_GAME) else v for v in statement_slots]
-    return BATCHED.join(statements), slots
+    return compiled.BATCHED.join(statements), slots
 
 
 def outbox_email_with_news(pk: int) -> tuple:
@@ -469,8 +447,8 @@ def outbox_email_with_news(pk: int) -> tuple:
     trip, the seat's reads taking the seat and the game from the row (for the bound
     on an email sent, ``bench_moves``); elsewhere the row, then seat_news if it is
     to be sent."""
-    conn = _connection()
-    if not _takes_several_statements(conn):
+    conn = compiled.connection()
+    if not compiled.takes_several_statements(conn):
         email = outbox_email_to_send(pk)
         if email is None or email.seat_id is None:
             return email, (None, [], [], [])

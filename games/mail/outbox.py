@@ -50,7 +50,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core import notifications, row_updates, selectors, talk
+from games.core import compiled, notifications, selectors, talk
 from games.mail import emails, person_emails, tracking
 from games.models import OutboxEmail, Seat
 from games.words import i18n
@@ -157,12 +157,12 @@ def deliver(pk: int, now=None) -> str:
 
 # What the seat was told: its news start after an email, its talk after the newest
 # line the email told; neither ever moved back.
-_NEWS_TOLD = row_updates.CompiledUpdate(
+_NEWS_TOLD = compiled.CompiledUpdate(
     Seat,
     ("notified_seq",),
     lambda seat, below: Seat.objects.filter(pk=seat, notified_seq__lt=below),
 )
-_TALK_TOLD = row_updates.CompiledUpdate(
+_TALK_TOLD = compiled.CompiledUpdate(
     Seat,
     ("talk_mailed_id",),
     lambda seat, below: Seat.objects.filter(pk=seat, talk_mailed_id__lt=below),
@@ -170,7 +170,7 @@ _TALK_TOLD = row_updates.CompiledUpdate(
 
 
 def _told(email: OutboxEmail) -> list:
-    """The writes (row_updates') by which the seat's news now start
+    """The writes (CompiledUpdates) by which the seat's news now start
     after this email, and its talk after the newest line this email told."""
     seen_up_to = email.rendered_version
     writes = [
@@ -227,9 +227,7 @@ def _claim(pk: int, now) -> OutboxEmail | str:
     return email
 
 
-_CLAIM = row_updates.CompiledUpdate(
-    OutboxEmail, CLAIMED, lambda pk: OutboxEmail.objects.filter(pk=pk)
-)
+_CLAIM = compiled.CompiledUpdate(OutboxEmail, CLAIMED, lambda pk: OutboxEmail.objects.filter(pk=pk))
 
 
 # A seat's email's params: the newest line of table talk it told (0: none), and the
@@ -314,13 +312,13 @@ def _record(email: OutboxEmail, told: list | tuple = (), **fields) -> bool:
     """Step 3, compare-and-set: only the attempt that claimed the row records its
     answer; ``told``: what its seat was told (_told's writes), in the same commit."""
     answer = (_record_of(tuple(fields)), fields, {"pk": email.pk, "attempts": email.attempts})
-    return row_updates.run_in_one_commit([answer, *told]) == 1
+    return compiled.run_in_one_commit([answer, *told]) == 1
 
 
 @functools.cache
-def _record_of(fields: tuple) -> row_updates.CompiledUpdate:
+def _record_of(fields: tuple) -> compiled.CompiledUpdate:
     """The compare-and-set UPDATE of ``fields`` (a handful of sets: sent, failed, retried)."""
-    return row_updates.CompiledUpdate(
+    return compiled.CompiledUpdate(
         OutboxEmail,
         fields,
         lambda pk, attempts: OutboxEmail.objects.filter(

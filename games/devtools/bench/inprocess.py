@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.core import links
-from games.core.page_reads import BATCHED
+from games.core.compiled import BATCHED
 from games.devtools.bench.player import next_step
 from games.mail import outbox
 from games.models import Game, OutboxEmail
@@ -25,7 +25,7 @@ TRANSACTION = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
 
 def statements(queries: CaptureQueriesContext) -> list:
     """The SQL statements a request ran, less the transaction's own BEGIN and
-    COMMIT; statements sent together (games.core.page_reads.BATCHED) count one each."""
+    COMMIT; statements sent together (games.core.compiled.BATCHED) count one each."""
     return [statement for sql in round_trips(queries) for statement in sql.split(BATCHED)]
 
 

@@ -1,0 +1,182 @@
+"""Statements written once and kept, for the bounds on a page, a move and an email
+sent (``manage.py bench_moves``, issue 39): building and compiling a queryset's
+statement costs the ORM more than the database spends running it, on every call.
+
+The rule a statement states stays in its one place, as a queryset: a read's
+(page_reads.CompiledRead) or an UPDATE's WHERE (CompiledUpdate) is compiled by the
+ORM once per database, with stand-ins for its named parameters that each run
+replaces (``named_slots``). An UPDATE's SET values and an INSERT's values are
+prepared as the ORM prepares them (``get_db_prep_save``, ``pre_save``).
+"""
+
+from functools import cache
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+
+# Between statements sent in one round trip (the benchmark counts them apart).
+BATCHED = ";\n"
+
+# Stand-ins for a compiled statement's named parameters: within a small counter's
+# range (the ORM refuses a comparison with a value its field cannot hold), and no
+# constant of these statements is one of them.
+STAND_IN = 32_001
+
+
+def connection():
+    """The thread's own connection (the ``connection`` proxy looks it up on every
+    attribute)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def takes_several_statements(conn) -> bool:
+    """PostgreSQL with client-side binding (Django's default): a prepared
+    statement (``server_side_binding``) holds one statement only."""
+    options = conn.settings_dict.get("OPTIONS", {})
+    return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
+
+
+def stand_ins(build) -> dict:
+    """A stand-in value for each parameter of the function ``build``."""
+    code = build.__code__
+    return {name: STAND_IN + i for i, name in enumerate(code.co_varnames[: code.co_argcount])}
+
+
+def named_slots(params: list, given: dict, what) -> list:
+    """The compiled ``params`` as slots: (name, None) where a stand-in of ``given``
+    stands, (None, constant) elsewhere. TypeError if a name went missing."""
+    named = {value: name for name, value in given.items()}
+    slots = []
+    for param in params:
+        # (A driver may wrap an int in a subclass of its own: psycopg's Int2.)
+        number = isinstance(param, int) and not isinstance(param, bool)
+        name = named.get(int(param)) if number else None
+        slots.append((name, None if name else param))
+    if {name for name, _ in slots if name} != set(given):
+        raise TypeError(f"{what} does not compile with its parameters")
+    return slots
+
+
+def filled(slots: list, named: dict) -> list:
+    return [named[name] if name else constant for name, constant in slots]
+
+
+class CompiledUpdate:
+    """``UPDATE`` the rows ``where(**named)`` selects, setting ``fields`` (names)."""
+
+    def __init__(self, model, fields: tuple, where):
+        self._model, self._where, self._by_vendor = model, where, {}
+        self._fields = tuple(model._meta.get_field(name) for name in fields)
+
+    def _compiled(self, conn) -> tuple:
+        found = self._by_vendor.get(conn.vendor)
+        if found is None:
+            given = stand_ins(self._where)
+            query = self._where(**given).query
+            where, params = query.get_compiler(connection=conn).compile(query.where)
+            quote = conn.ops.quote_name
+            sets = ", ".join(f"{quote(f.column)} = %s" for f in self._fields)
+            sql = f"UPDATE {quote(self._model._meta.db_table)} SET {sets} WHERE {where}"
+            found = self._by_vendor[conn.vendor] = (sql, named_slots(params, given, self._where))
+        return found
+
+    def sql_and_params(self, conn, values: dict, **named) -> tuple:
+        """The statement and its parameters: ``values`` by field name, ``named`` the
+        WHERE's."""
+        sql, slots = self._compiled(conn)
+        params = [f.get_db_prep_save(values[f.name], connection=conn) for f in self._fields]
+        return sql, params + filled(slots, named)
+
+    def run(self, values: dict, **named) -> int:
+        """Run alone: the number of rows updated."""
+        conn = connection()
+        with conn.cursor() as cursor:
+            cursor.execute(*self.sql_and_params(conn, values, **named))
+            return cursor.rowcount
+
+
+@cache
+def updates_of(model, fields: tuple, where) -> CompiledUpdate:
+    """One CompiledUpdate per set of fields (a module-level ``where``)."""
+    return CompiledUpdate(model, fields, where)
+
+
+def run_in_one_commit(updates: list) -> int:
+    """Each (CompiledUpdate, values, named), committed together: the number of rows
+    the first updated. On PostgreSQL with client-side binding in one round trip,
+    which the server runs as one transaction (no BEGIN and COMMIT of their own);
+    elsewhere one by one in a transaction."""
+    conn = connection()
+    statements = [update.sql_and_params(conn, values, **named) for update, values, named in updates]
+    if takes_several_statements(conn):
+        with conn.cursor() as cursor:
+            cursor.execute(
+                BATCHED.join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+            return cursor.rowcount  # the first statement's
+    with transaction.atomic(using=conn.alias), conn.cursor() as cursor:
+        counts = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            counts.append(cursor.rowcount)
+        return counts[0]
+
+
+def _inserted(model) -> tuple:
+    return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+
+
+@cache
+def _insert_sql(model, rows: int, vendor: str) -> str:
+    conn = connection()
+    quote = conn.ops.quote_name
+    fields = _inserted(model)
+    columns = ", ".join(quote(f.column) for f in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
+
+
+def insert_statement(objs: list, conn) -> tuple:
+    """(sql, params) of one INSERT of the new instances ``objs`` of one model, their
+    values as the ORM's save prepares them (auto_now filled in). Their primary keys
+    are left unset."""
+    model = type(objs[0])
+    values = [
+        f.get_db_prep_save(f.pre_save(obj, add=True), connection=conn)
+        for obj in objs
+        for f in _inserted(model)
+    ]
+    return _insert_sql(model, len(objs), conn.vendor), values
+
+
+def insert(objs: list) -> None:
+    """INSERT the new instances ``objs`` of one model, primary keys left unset: in
+    one statement, or as few as the database's cap on parameters allows."""
+    conn = connection()
+    size = conn.ops.bulk_batch_size(_inserted(type(objs[0])), objs)
+    with conn.cursor() as cursor:
+        for start in range(0, len(objs), size):
+            cursor.execute(*insert_statement(objs[start : start + size], conn))
+    for obj in objs:
+        obj._state.adding = False
+
+
+def insert_and_update(objs: list, update: CompiledUpdate, values: dict, **named) -> int:
+    """INSERT the new instances ``objs`` and run ``update``: the number of rows
+    updated. On PostgreSQL one statement (the INSERT a data-modifying WITH of the
+    UPDATE): a move writes its events and its game's row so, for the bound on a
+    move's statements (at most five). Both writes happen even if no row is updated:
+    call inside a transaction, and roll it back then."""
+    conn = connection()
+    sql, params = update.sql_and_params(conn, values, **named)
+    if objs and conn.vendor == "postgresql":
+        insert_sql, insert_params = insert_statement(objs, conn)
+        sql, params = f"WITH inserted AS ({insert_sql}) {sql}", [*insert_params, *params]
+    elif objs:
+        insert(objs)
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    for obj in objs:
+        obj._state.adding = False
+    return updated
