@@ -27,9 +27,21 @@ def _quote(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+class _Fields(tuple):
+    """A model's fields as its rows are read, made once and kept: known by identity
+    (the conversions and names of its columns are kept per instance, where hashing
+    dozens of fields on every row read cost more than converting them)."""
+
+    __slots__ = ()
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
+
+
 @cache
-def _fields(model, without: tuple = ()) -> tuple:
-    return tuple(f for f in model._meta.concrete_fields if f.attname not in without)
+def _fields(model, without: tuple = ()) -> _Fields:
+    return _Fields(f for f in model._meta.concrete_fields if f.attname not in without)
 
 
 def _columns(alias: str, fields: tuple) -> str:
@@ -274,7 +286,7 @@ def _select_events(where: str) -> str:
 
 # The newest events of a game's log (parameters: game, how many).
 _NEWEST_EVENTS = _Statement(lambda: _select_events(f"ORDER BY e.{_quote('seq')} DESC LIMIT %s"))
-_EVENT_DATA = (GameEvent._meta.get_field("data"),)
+_EVENT_DATA = _Fields((GameEvent._meta.get_field("data"),))
 
 
 class StoredEvent(Mapping):

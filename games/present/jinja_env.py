@@ -51,7 +51,10 @@ class PageEnvironment(jinja2.Environment):
         return found
 
     def get_template(self, name, parent=None, globals=None):
-        env = self.in_active_language()
+        # A language's overlay is asked only by the root, or by its own templates
+        # (an include, an import), which stay in their language: a page includes
+        # dozens, and asking for the active language is not free.
+        env = self if self.language else self.in_active_language()
         if env is not self:
             return env.get_template(name, parent, globals)
         return super().get_template(name, parent, globals)
@@ -125,9 +128,20 @@ def kept_macro(name: str):
 
     @jinja2.pass_environment
     def kept(env, c: dict):
-        return _rendered(env.get_template("_cards.html"), name, tuple(c.get(f) for f in fields))
+        return _rendered(_cards_template(env), name, tuple(c.get(f) for f in fields))
 
     return kept
+
+
+def _cards_template(env):
+    """_cards.html in ``env``'s language: asked for once per language overlay, unless
+    templates reload as they change (development)."""
+    if env.auto_reload or not env.language:
+        return env.get_template("_cards.html")
+    found = env.__dict__.get("cards_template")
+    if found is None:
+        found = env.__dict__["cards_template"] = env.get_template("_cards.html")
+    return found
 
 
 @functools.lru_cache(maxsize=2048)

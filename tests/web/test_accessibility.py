@@ -80,15 +80,15 @@ def test_no_reading_text_below_14px_in_the_emails():
 
 # --- a card's value and penalty ---------------------------------------------------------
 CARD = {"kind": "legal", "kind_name": "legal goods", "mark": "✓", "label": "Apples"}
-CARDS = engines["jinja"].from_string('{% import "_cards.html" as cards %}{{ cards.card(c) }}')
+CARDS = '{% import "_cards.html" as cards %}{{ cards.card(c) }}'
 
 
 @pytest.mark.parametrize(
     ("language", "words"), [("en", "value 2, penalty 3"), ("es", "valor 2, sanción 3")]
 )
 def test_a_cards_value_and_penalty_are_words_for_a_screen_reader(language, words):
-    with translation.override(language):
-        html = CARDS.render({"c": {**CARD, "value": 2, "penalty": 3}})
+    with translation.override(language):  # a template is compiled in its language
+        html = engines["jinja"].from_string(CARDS).render({"c": {**CARD, "value": 2, "penalty": 3}})
     assert '<span aria-hidden="true"' in html and "2<i>/</i>3</span>" in html
     assert f'<span class="visually-hidden"> ({words})</span>' in html
 

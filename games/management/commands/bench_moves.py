@@ -48,6 +48,10 @@ class Command(BaseCommand):
             "--profile-sort", choices=("tottime", "cumulative"), default="tottime",
             help="order of the profile: a function's own time, or with its callees",
         )  # fmt: skip
+        parser.add_argument(
+            "--profile-dump", metavar="DIR",
+            help="with --profile: also write each kind's profile to DIR/<kind>.prof (pstats)",
+        )  # fmt: skip
         parser.add_argument("--skip-http", action="store_true")
         parser.add_argument("--skip-scale", action="store_true")
 
@@ -103,6 +107,8 @@ class Command(BaseCommand):
             stats = pstats.Stats(profile, stream=text).strip_dirs()
             stats.sort_stats(o["profile_sort"]).print_stats(o["profile"])
             self.say(text.getvalue().strip())
+            if o["profile_dump"]:
+                profile.dump_stats(os.path.join(o["profile_dump"], f"{kind}.prof"))
 
     # --- the per-move cost with few and with many live games --------------------------
     def scale(self) -> None:
