@@ -83,3 +83,21 @@ def test_constant_words_are_looked_up_when_compiled_not_at_each_render(monkeypat
         assert env.get_template("p.html") is template  # kept, per language
         assert template.render(r=3) == "Ha terminado la ronda 3 Te toca jugar"
     assert looked_up == []
+
+
+def test_a_template_includes_templates_of_its_own_language_without_asking_again(monkeypatch):
+    env = environment(
+        loader=jinja2.DictLoader(
+            {
+                "part.html": '{{ pgettext("email headline", "Your move") }}',
+                "page.html": '{% include "part.html" %} {% include "part.html" %}',
+            }
+        )
+    )
+    with translation.override("es"):
+        page = env.get_template("page.html")
+        page.render()  # the includes compiled
+    asked = []
+    monkeypatch.setattr(translation, "get_language", lambda: asked.append(1) or "en")
+    assert page.render() == "Te toca jugar Te toca jugar"  # in its language, not "en"
+    assert asked == []
