@@ -44,7 +44,8 @@ OFFER_LIMIT_TEMPLATE = (
 )
 OFFER_LIMIT = OFFER_LIMIT_TEMPLATE % {"count": MAX_OFFER_MOVES}  # as the refusal reads
 ACTIONS = ("pass", "inspect")
-TERM_KEYS = ("gold", "stand_goods", "bag_goods", "promise", "sheriff")
+# An offer's terms as a command gives them; stand_counts is read into stand_goods.
+TERM_KEYS = ("gold", "stand_goods", "stand_counts", "bag_goods", "promise", "sheriff")
 # How the Sheriff stacks confiscated goods on the discard pile (1st edition: the next
 # merchant may draw them from its top). A list of card type names is a ranking: the
 # last listed ends on top. The default, whenever the Sheriff did not say, puts the

@@ -51,6 +51,37 @@ def _offer(state, command: dict) -> dict:
 # --- terms --------------------------------------------------------------------------
 
 
+def _not_on_stand() -> EngineError:
+    return EngineError(
+        "card_not_on_stand",
+        "Only goods on the payer's stand can be offered (face-up "
+        "goods, when asking for another's).",
+    )
+
+
+def _counted_goods(state, payer: int, offerable: set, named: list, counts) -> list:
+    """``stand_counts`` ({kind: count}): that many of the payer's offerable stand cards
+    of each kind, besides those ``named``, the first in stand order (goods of a
+    kind are alike: a form or a bot may give a count, not pick cards)."""
+    if not isinstance(counts, dict) or any(
+        t not in CARD_TYPES or not checks.is_int(n) or n < 0 for t, n in counts.items()
+    ):
+        raise EngineError(
+            "bad_command", "Stand goods must map a kind of goods to a count.", detail="stand_counts"
+        )
+    chosen = []
+    for kind in sorted(counts):
+        free = [
+            c
+            for c in state.stand(payer)
+            if c in offerable and c not in named and state.type_of(c) == kind
+        ]
+        if counts[kind] > len(free):
+            raise _not_on_stand()
+        chosen += free[: counts[kind]]
+    return chosen
+
+
 def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dict:
     """``deputies``: the Deputies the offer binds (6 players), else ``[]``."""
     if not isinstance(terms, dict) or set(terms) - set(TERM_KEYS):
@@ -74,16 +105,13 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
     stand = set(state.stand(payer))
     if proposer != payer:  # the Sheriff can only ask for goods he can see: face-up legal ones
         stand = {c for c in stand if card(state.type_of(c)).is_legal}
+    stand_goods += _counted_goods(state, payer, stand, stand_goods, terms.get("stand_counts", {}))
     for card_id in stand_goods:
         if card_id in stand:
             continue
         if proposer == payer and card_id in set(state.hand(payer)):
             raise EngineError("hand_cards_not_offerable", "Cards in hand can never be offered.")
-        raise EngineError(
-            "card_not_on_stand",
-            "Only goods on the payer's stand can be offered (face-up "
-            "goods, when asking for another's).",
-        )
+        raise _not_on_stand()
     bag_goods = terms.get("bag_goods", {})
     if not isinstance(bag_goods, dict) or any(
         t not in CARD_TYPES or not checks.is_int(n) or n <= 0 for t, n in bag_goods.items()

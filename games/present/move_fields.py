@@ -153,20 +153,27 @@ def parse_load_bag(post) -> dict:
     return {"cards": cards, "declared": declared, "count": len(cards)}
 
 
+def _counts(post, where: str, what: str) -> dict:
+    """{kind: count} of the ``<where>_<kind>`` number fields (goods from a bag or a
+    stand), those above 0; ``what`` names a field in a refusal."""
+    counts = {}
+    for name in CARD_TYPES:
+        count = int_field(
+            post, f"{where}_{name}", what=what % {"goods": goods_names.label(name)}, default=0
+        )
+        if count:
+            counts[name] = count
+    return counts
+
+
 def _terms(post) -> dict:
     promise = post.get("promise", "").strip()
     if len(promise) > MAX_PROMISE:
         raise FormError(
             _("A promise can be at most %(count)s characters.") % {"count": MAX_PROMISE}
         )
-    bag_goods = {}
-    for name in CARD_TYPES:
-        what = pgettext("a form field", "%(goods)s from the bag") % {
-            "goods": goods_names.label(name)
-        }
-        count = int_field(post, f"bag_{name}", what=what, default=0)
-        if count:
-            bag_goods[name] = count
+    bag_goods = _counts(post, "bag", pgettext("a form field", "%(goods)s from the bag"))
+    stand_counts = _counts(post, "stand", pgettext("a form field", "%(goods)s from the stand"))
     actions = []
     for field in post:  # document order: the bags in the order the page lists them
         if not field.startswith("action_"):
@@ -190,7 +197,8 @@ def _terms(post) -> dict:
         )
     return {
         "gold": int_field(post, "gold", what=pgettext("a form field", "Gold"), default=0),
-        "stand_goods": _cards(post, "stand_goods"),
+        "stand_goods": _cards(post, "stand_goods"),  # by card: a reply, a program
+        **({"stand_counts": stand_counts} if stand_counts else {}),  # by kind: the page
         "bag_goods": bag_goods,
         "promise": promise,
         "sheriff": actions,
@@ -401,11 +409,12 @@ def _ids(values: list) -> set:
 
 
 def _terms_as_sent(post) -> dict:
-    bag_goods = {}
+    bag_goods, stand_counts = {}, {}
     for name in CARD_TYPES:
-        count = post.get(f"bag_{name}", "").strip()
-        if count not in ("", "0"):
-            bag_goods[name] = count
+        for where, counts in (("bag", bag_goods), ("stand", stand_counts)):
+            count = post.get(f"{where}_{name}", "").strip()
+            if count not in ("", "0"):
+                counts[name] = count
     actions = []
     for field in post:
         suffix = field.removeprefix("action_")
@@ -419,6 +428,7 @@ def _terms_as_sent(post) -> dict:
     return {
         "gold": post.get("gold", "").strip(),
         "stand_goods": [{"id": i} for i in _ids(post.getlist("stand_goods"))],
+        "stand_counts": stand_counts,
         "bag_goods": bag_goods,
         "promise": post.get("promise", ""),
         "sheriff": actions,

@@ -3,6 +3,8 @@ them, the form that writes an offer's terms, and the deals made this round.
 A refused form comes back filled in as it was sent (``refused_here``).
 """
 
+from collections import Counter
+
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
@@ -10,7 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from games import engine
 from games.engine import CARD_TYPES
 from games.engine.inspection import MAX_OFFER_MOVES
-from games.present.cards import card, card_type, declaration_text
+from games.present.cards import card_type, declaration_text
 from games.present.roles import (
     DEPUTIES,
     YOU,
@@ -66,12 +68,10 @@ def terms_form(
     payer_view = view["players"][payer]
     terms = terms or {}
     binds = binds or bound_by(view, recipient, proposer)
-    chosen = {c["id"] for c in terms.get("stand_goods", [])}
     if payer == me:  # a merchant may offer any card of their own stand
         stand = payer_view["stand"] + payer_view.get("contraband", [])
     else:  # the Sheriff may ask only for the merchant's face-up legal goods
         stand = payer_view["stand"]
-    stand_cards = [dict(card(c), checked=c["id"] in chosen) for c in stand]
     bag_max = 0
     if payer_view.get("bag_status") == "waiting":
         bag_max = payer_view["declaration"]["count"]
@@ -123,7 +123,7 @@ def terms_form(
         "joint": joint,
         "joint_partner": names[partner(view, me)] if joint else "",
         "gold": terms.get("gold", 0),
-        "stand_cards": stand_cards,
+        "stand_kinds": stand_kinds(stand, terms),
         "bag_max": bag_max,
         "bag_types": bag_types,
         "bag_open": bool(promised),
@@ -131,6 +131,22 @@ def terms_form(
         "actions": actions,
         "piles": first_edition and demand,
     }
+
+
+def stand_kinds(stand: list, terms: dict) -> list:
+    """The kinds of goods on a stand that an offer may give, each with how many
+    there are (``have``) and how many the terms give (``value``): a number field
+    per kind, as goods of a kind are alike (the engine takes the first of them,
+    ``stand_counts``). ``terms``: a revised offer's (cards by id) or a refused
+    form's (counts as typed, ``stand_counts``)."""
+    have = Counter(c["type"] for c in stand)
+    given = Counter(c.get("type") for c in terms.get("stand_goods", []))
+    typed = terms.get("stand_counts", {})
+    return [
+        {**card_type(kind), "name": kind, "have": have[kind], "value": typed.get(kind, given[kind])}
+        for kind in CARD_TYPES  # the rulebook's order, as the bag's goods
+        if have[kind]
+    ]
 
 
 THE_DEPUTIES = pgettext_lazy("an offer's recipient", "the Deputies")

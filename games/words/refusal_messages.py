@@ -26,6 +26,7 @@ MESSAGES = {
     "bad_command.term_keys": gettext_noop("Offer terms may contain only: %(keys)s."),
     "bad_command.gold": gettext_noop("Gold must be a whole number of 0 or more."),
     "bad_command.bag_goods": gettext_noop("Bag goods must map a kind of goods to a count."),
+    "bad_command.stand_counts": gettext_noop("Stand goods must map a kind of goods to a count."),
     "bad_command.promise": gettext_noop("A promise must be text."),
     "bad_command.action": gettext_noop("Each Sheriff action is 'pass' or 'inspect' a bag."),
     "bad_command.pile_choice": gettext_noop(

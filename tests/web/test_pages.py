@@ -14,6 +14,7 @@ from games.models import Game, Submission
 from games.present.move_fields import sent_back
 from games.web import views
 from games.web.forms import FormError, parse_move
+from tests.support.builders import rig
 from tests.support.fixtures_pages import (
     card_ids_in_forms,
     decide_buttons,
@@ -608,6 +609,16 @@ def test_offer_terms_from_the_form():
 OFFER = {"move": "make_offer", "version": "1", "key": "k", "to": "0"}
 
 
+def test_stand_goods_from_the_form_are_counts_of_each_kind():
+    move = parse_move(query(**OFFER, action_1="pass", stand_apples="2", stand_cheese="0"))
+    assert move.command["terms"]["stand_counts"] == {"apples": 2}
+    assert "stand_counts" not in parse_move(query(**OFFER, action_1="pass")).command["terms"]
+    with pytest.raises(FormError, match="Apples from the stand must be a whole number"):
+        parse_move(query(**OFFER, action_1="pass", stand_apples="two"))
+    sent = sent_back(query(**OFFER, action_1="pass", stand_apples="2", stand_mead="0"))
+    assert sent["terms"]["stand_counts"] == {"apples": "2"}  # shown again as typed
+
+
 @pytest.mark.parametrize(
     "suffix",
     [
@@ -709,3 +720,32 @@ def test_the_first_edition_sheriff_chooses_the_order_and_confirms_it(client, fir
     assert messages_of(post_form(client, path, confirm))[0].startswith("The bag is inspected.")
     stored = Submission.objects.get(seat__index=0, command__type="inspect_bag")
     assert stored.command["order"] == "highest_on_top" and stored.command["pile"] == 1
+
+
+def test_stand_goods_are_offered_and_asked_for_by_count_of_each_kind(client, game):
+    play_market_and_load(client, game)
+    state = fresh(game).engine_state()
+    Game.objects.filter(pk=game.pk).update(
+        state=rig(state, "stand:1", ["apples", "cheese", "apples", "pepper"]).to_dict()
+    )
+    ben, sheriff = path_of(seat(game, 1)), path_of(seat(game, 0))
+    html = client.get(ben).content.decode()
+    offer = form_for(html, "make_offer")
+    # Ben may give his own contraband; one number field per kind, up to what he has.
+    assert 'name="stand_apples" min="0" max="2" value="0"' in html
+    assert 'name="stand_pepper" min="0" max="1"' in html and 'name="stand_bread"' not in html
+    html = client.get(sheriff).content.decode()
+    demand = next(f for f in forms_of(html) if f.move == "make_offer" and f.value("to") == "1")
+    assert 'name="stand_apples" min="0" max="2"' in html
+    assert 'name="stand_pepper"' not in html  # face down: the Sheriff cannot ask for it
+
+    response = post_form(client, ben, offer, stand_apples="1", stand_pepper="1", action_1="pass")
+    assert messages_of(response) == ["Your offer is on the table."]
+    state = fresh(game).engine_state()
+    given = state.phase.offers["1"]["terms"]["stand_goods"]
+    assert sorted(state.type_of(c) for c in given) == ["apples", "pepper"]
+    # More than the stand holds: refused, and the form comes back as it was typed.
+    response = post_form(client, sheriff, demand, stand_apples="3", action_1="pass")
+    assert "stand" in messages_of(response)[0]
+    again = [f for f in forms_of(response.content.decode()) if f.move == "make_offer"]
+    assert any(f.value("stand_apples") == "3" for f in again)
