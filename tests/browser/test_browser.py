@@ -215,6 +215,9 @@ def test_a_six_player_round_with_deputies_and_the_black_market_by_clicking(phone
     both = phone.page.locator("details", has=phone.page.get_by_text("Offer to both Deputies"))
     both.locator("summary").first.click()
     both.locator("input[name=gold]").fill("3")
+    # His own stand's goods, by count of each kind (contraband included: they are his).
+    peppers = both.get_by_label(re.compile(r"Pepper \(3 on the stand\)"))
+    assert peppers.get_attribute("max") == "3" and peppers.input_value() == "0"
     phone.check("six-offer-form")
     both.get_by_role("button", name="Send the offer").click()
     phone.submitted("six-offer-to-both", expect="offer is on the table")
