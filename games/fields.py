@@ -2,6 +2,7 @@
 
 import json
 
+from django.core.exceptions import EmptyResultSet
 from django.db import models
 
 
@@ -22,3 +23,27 @@ class JSONTextField(models.TextField):
 
     def value_to_string(self, obj):
         return json.dumps(self.value_from_object(obj))
+
+
+class AnyOf(models.lookups.In):
+    """``field__any=[...]`` (values; ids for a foreign key): ``field IN (...)``,
+    sent as one array on PostgreSQL (``field = ANY(%s)``). For the deadline path's
+    sets of hundreds of ids (``manage.py bench_deadlines``): the driver parses a
+    statement of hundreds of placeholders in Python on every run (too long for its
+    cache), about 12 ms for 750 ids, where the database finds them in under 1 ms."""
+
+    lookup_name = "any"
+
+    def as_postgresql(self, compiler, connection):
+        if self.rhs_is_direct_value():
+            lhs, lhs_params = self.process_lhs(compiler, connection)
+            field = self.lhs.output_field
+            values = [field.get_db_prep_value(v, connection) for v in self.rhs if v is not None]
+            if not values:
+                raise EmptyResultSet
+            return f"{lhs} = ANY(%s::{field.cast_db_type(connection)}[])", [*lhs_params, values]
+        return self.as_sql(compiler, connection)
+
+
+models.Field.register_lookup(AnyOf)
+models.ForeignObject.register_lookup(AnyOf)  # its lookups are its own, not Field's

@@ -106,7 +106,7 @@ def claim_overdue(holder: str, now, limit: int, grace: timedelta = timedelta(0))
 def release(holder: str, game_ids: list) -> int:
     """Give up ``holder``'s claims on these games (a process stopping cleanly), for
     another process to claim at once."""
-    return Game.objects.filter(pk__in=game_ids, deadline_claimed_by=holder).update(
+    return Game.objects.filter(pk__any=game_ids, deadline_claimed_by=holder).update(
         deadline_claimed_until=None
     )
 
@@ -120,6 +120,6 @@ def _locked_first(games, limit: int) -> list:
 
 def _hold(rows: list, holder: str, until) -> None:
     if rows:
-        Game.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        Game.objects.filter(pk__any=[pk for pk, _ in rows]).update(
             deadline_claimed_by=holder, deadline_claimed_until=until
         )

@@ -17,7 +17,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.core import deadline_claims, timers
+from games.core import deadline_claims, notifications, timers
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,7 @@ class DeadlineRunner:
         self.lapsed_after = None
         self.alive_until = None  # when to say again that this process is alive
         self.written = 0
+        self.unsent: list = []  # emails of written deadlines, sent once no deadline is due
 
     # --- the loop's one step ----------------------------------------------------------------
 
@@ -82,6 +83,8 @@ class DeadlineRunner:
         if due is not None and due <= now:
             self.write_chunk(due, now)
             return 0.0
+        # The burst is written: its emails go to the email workers now.
+        notifications.send_held(self.unsent)
         quiet = due is None or due - now > GUARD
         may_claim = quiet and (self.claim_after is None or now >= self.claim_after)
         backlog = sum(len(pks) for pks in self.unplanned.values())
@@ -134,7 +137,8 @@ class DeadlineRunner:
             self.unplanned.pop(deadline, None)
         targets = [(pk, None) for pk in chunk]
         known = {pk: plan for pk, plan in plans.items() if plan is not None}
-        advanced = timers.advance_chunk(targets, plans=known, holder=self.holder)
+        with notifications.sends_held(self.unsent):
+            advanced = timers.advance_chunk(targets, plans=known, holder=self.holder)
         self.written += advanced
         if deadline not in self.held:
             late = (self.clock() - deadline).total_seconds()
@@ -144,6 +148,7 @@ class DeadlineRunner:
     def release(self) -> int:
         """Give up every claim not written yet (stopping cleanly): another process
         claims them at once instead of waiting for the leases to run out."""
+        notifications.send_held(self.unsent)
         pks = [pk for games in self.held.values() for pk in games]
         self.held.clear()
         self.unplanned.clear()

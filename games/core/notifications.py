@@ -20,6 +20,8 @@ organizer's alerts and the farewell to a player who was replaced.
 
 import hashlib
 import logging
+import threading
+from contextlib import contextmanager
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -503,8 +505,37 @@ def save_owed(emails: list) -> list:
     return created
 
 
+# The emails a deadline process holds back while it writes a burst (sends_held).
+_holding = threading.local()
+
+
+@contextmanager
+def sends_held(into: list):
+    """Within this block, the emails committed are not handed to the email workers
+    but their ids appended to ``into`` (a list of id lists), for ``send_held`` later:
+    a deadline process writes a burst of thousands of deadlines first, and the email
+    workers, sharing the machine, start once it is written (``manage.py
+    bench_deadlines``: the lateness bound). Unsent, they are the outbox sweep's."""
+    previous = getattr(_holding, "into", None)
+    _holding.into = into
+    try:
+        yield
+    finally:
+        _holding.into = previous
+
+
+def send_held(held: list) -> None:
+    """Hand the emails ``sends_held`` kept back to the email workers, emptying ``held``."""
+    while held:
+        _send_after_commit(held.pop(0))
+
+
 def _send_after_commit(ids: list) -> None:
     """One task for the emails of one move: fewer broker round trips than one each."""
+    into = getattr(_holding, "into", None)
+    if into is not None:
+        into.append(ids)
+        return
     try:
         # Found by name in the site's Celery app (not send_task, which ignores
         # CELERY_TASK_ALWAYS_EAGER; not current_app, which a thread of its own,

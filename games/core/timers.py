@@ -88,7 +88,7 @@ def _transitions(games, now, force: bool) -> list:
     changes with a move or a control, which moves the game's version.)"""
     games = list(games)
     seats: dict[int, list] = {game.pk: [] for game in games}
-    for seat in Seat.objects.filter(game__in=games):
+    for seat in Seat.objects.filter(game__any=[game.pk for game in games]):
         seats[seat.game_id].append(seat)
     return [_transition(game, seats[game.pk], now, force) for game in games]
 
@@ -149,7 +149,7 @@ def plan_advances(targets: list, *, at) -> dict:
     worker does this just before the deadline, so that at the deadline only
     the writes are left (see advance_many's ``plans``)."""
     expected = dict(targets)
-    games = Game.objects.filter(pk__in=expected, status=Game.Status.ACTIVE, paused_at=None)
+    games = Game.objects.filter(pk__any=list(expected), status=Game.Status.ACTIVE, paused_at=None)
     games = [game for game in games if expected[game.pk] in (None, game.version)]
     transitions = _transitions(games, at, force=False)
     bulk.ready([row for t in transitions for row in t.rows])
@@ -176,7 +176,7 @@ def advance_many(
     with transaction.atomic():
         locked = (
             Game.objects.select_for_update()
-            .filter(pk__in=expected, status=Game.Status.ACTIVE)
+            .filter(pk__any=list(expected), status=Game.Status.ACTIVE)
             .order_by("pk")
         )
         if holder is not None:
@@ -191,7 +191,7 @@ def advance_many(
         if not due:
             return 0
         ready = {pk: plans[pk] for pk, stamp in due if pk in plans and plans[pk].stamp == stamp}
-        fresh = Game.objects.filter(pk__in=[pk for pk, _ in due if pk not in ready])
+        fresh = Game.objects.filter(pk__any=[pk for pk, _ in due if pk not in ready])
         ready.update((t.game.pk, t) for t in _transitions(fresh, now, force))
         transitions = [ready[pk] for pk, _ in due]
         _write_transitions(transitions, count_missed=not force)
@@ -253,7 +253,7 @@ def _count_missed(games: dict, seats: list) -> None:
         seat.missed_in_a_row += 1
     # One statement for them all, the ids alone sent (their rows are locked with their
     # games, so counting up in the database gives the values counted here).
-    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(
+    Seat.objects.filter(pk__any=[seat.pk for seat in seats]).update(
         missed_in_a_row=F("missed_in_a_row") + 1
     )
     for seat in seats:

@@ -18,6 +18,7 @@ from games.core import (
     game_writes,
     links,
     moves,
+    notifications,
     timer_tasks,
     timers,
 )
@@ -404,6 +405,31 @@ def test_two_deadline_processes_share_a_burst_and_write_each_game_once(monkeypat
     for game in games:
         assert fresh(game).engine_state().phase.kind == "load"
         assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the emails are handed over on commit
+def test_a_burst_s_emails_go_to_the_email_workers_once_it_is_written(monkeypatch):
+    """While a process writes the deadlines falling together, their emails are in the
+    outbox but no task sends them (the machine is the writes'); then all are sent."""
+    monkeypatch.setattr(deadline_runner, "WRITE_CHUNK", 2)
+    games = [new_game() for _ in range(4)]
+    deadline = games[0].phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    runner = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    for _ in range(3):
+        runner.step()
+    before = set(OutboxEmail.objects.values_list("pk", flat=True))
+    clock.now = deadline
+    task = notifications.app.tasks[notifications.SEND_EMAILS]
+    with mock.patch.object(task, "delay") as delay:
+        runner.step()
+        runner.step()
+        assert runner.written == 4 and not delay.called
+        owed = set(OutboxEmail.objects.exclude(pk__in=before).values_list("pk", flat=True))
+        assert owed and {pk for ids in runner.unsent for pk in ids} == owed
+        runner.step()  # nothing due: the burst is written
+        assert {pk for call in delay.call_args_list for pk in call.args[0]} == owed
+        assert not runner.unsent
 
 
 def test_a_process_claims_as_it_plans_but_takes_everything_due_in_the_last_seconds(monkeypatch):
