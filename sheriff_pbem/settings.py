@@ -139,6 +139,7 @@ TEMPLATES = [
             "strict": STRICT_TEMPLATES,
             "context_processors": [
                 "django.contrib.messages.context_processors.messages",
+                "games.present.jinja_env.one_csrf_field",
             ],
         },
     },

@@ -120,7 +120,7 @@ def test_advance_now_reads_as_the_organizers_action_in_the_log_and_the_emails(ga
     assert not any("Time ran out" in body or "timed out" in body for body in bodies.values())
     page = Client().get(path_of(game.seats.get(index=1))).content.decode()
     assert "The organizer moved the game on: Cid and you set nothing aside" in page
-    assert "Cid&#x27;s and your bags were loaded with the default move." in page
+    assert "Cid&#39;s and your bags were loaded with the default move." in page
     assert "Time ran out" not in page
     controls.advance_now(game.pk, expected_version=fresh(game).version)  # the inspection
     bodies = told()

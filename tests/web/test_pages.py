@@ -384,7 +384,7 @@ def test_offers_deals_and_decisions_through_the_forms(client, game):
     inspect = next(f for f in decisions if f.value("decide") == "inspect")
     page = client.get(sheriff, inspect.hidden()).content.decode()  # nothing is decided yet
     assert fresh(game).engine_state().phase.decided[2] is None
-    assert "Inspect Cid&#x27;s bag?" in page and "This is final" in page
+    assert "Inspect Cid&#39;s bag?" in page and "This is final" in page
     inspected = post_form(client, sheriff, form_for(page, "inspect_bag"))
     (told,) = messages_of(inspected)
     assert re.search(r"Cid was (honest \(.+\)|lying \(declared .+, carried .+\))", told), told

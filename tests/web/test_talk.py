@@ -67,9 +67,20 @@ def test_a_message_is_on_every_seats_page_with_its_round_and_phase(client, game)
     assert (message.seat.index, message.round, message.phase_kind) == (1, 1, "inspection")
     for index in range(4):
         html = talk_html(client, game, index)
-        assert "Open Cid&#x27;s bag, Ann, and I pay you 5." in html
+        assert "Open Cid&#39;s bag, Ann, and I pay you 5." in html
         assert "Round 1 · Inspection" in html
         assert ("Report" in html) == (index != 1)  # one's own message is not one's to report
+
+
+def test_every_form_of_a_page_carries_the_same_csrf_token(client, game):
+    """One mask a page (jinja_env.one_csrf_field): the talk panel's forms and the
+    moves' forms alike."""
+    game = in_inspection(game)
+    say(client, game, 1, "Open Cid's bag, Ann, and I pay you 5.")
+    html = client.get(path_of(seat(game, 0))).content.decode()
+    tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert html.count("<form") >= 3 and len(tokens) == html.count('name="csrfmiddlewaretoken"')
+    assert len(tokens) >= 3 and len(set(tokens)) == 1
 
 
 def test_the_time_is_in_the_readers_zone(client, game):
