@@ -122,7 +122,8 @@ def run_in_one_commit(updates: list) -> int:
         return counts[0]
 
 
-def _inserted(model) -> tuple:
+def inserted_fields(model) -> tuple:
+    """The fields an INSERT of a new ``model`` row writes: all but its primary key."""
     return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
 
 
@@ -130,7 +131,7 @@ def _inserted(model) -> tuple:
 def _insert_sql(model, rows: int, vendor: str) -> str:
     conn = connection()
     quote = conn.ops.quote_name
-    fields = _inserted(model)
+    fields = inserted_fields(model)
     columns = ", ".join(quote(f.column) for f in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
     return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
@@ -144,7 +145,7 @@ def insert_statement(objs: list, conn) -> tuple:
     values = [
         f.get_db_prep_save(f.pre_save(obj, add=True), connection=conn)
         for obj in objs
-        for f in _inserted(model)
+        for f in inserted_fields(model)
     ]
     return _insert_sql(model, len(objs), conn.vendor), values
 
@@ -153,7 +154,7 @@ def insert(objs: list) -> None:
     """INSERT the new instances ``objs`` of one model, primary keys left unset: in
     one statement, or as few as the database's cap on parameters allows."""
     conn = connection()
-    size = conn.ops.bulk_batch_size(_inserted(type(objs[0])), objs)
+    size = conn.ops.bulk_batch_size(inserted_fields(type(objs[0])), objs)
     with conn.cursor() as cursor:
         for start in range(0, len(objs), size):
             cursor.execute(*insert_statement(objs[start : start + size], conn))

@@ -29,7 +29,6 @@ renders the game as it is now: the player gets today's table, and the news they
 have not been told.
 """
 
-import functools
 import logging
 import smtplib
 import socket
@@ -315,16 +314,14 @@ def _record(email: OutboxEmail, told: list | tuple = (), **fields) -> bool:
     return compiled.run_in_one_commit([answer, *told]) == 1
 
 
-@functools.cache
 def _record_of(fields: tuple) -> compiled.CompiledUpdate:
     """The compare-and-set UPDATE of ``fields`` (a handful of sets: sent, failed, retried)."""
-    return compiled.CompiledUpdate(
-        OutboxEmail,
-        fields,
-        lambda pk, attempts: OutboxEmail.objects.filter(
-            pk=pk, status=OutboxEmail.Status.SENDING, attempts=attempts
-        ),
-    )
+    return compiled.updates_of(OutboxEmail, fields, _still_sending)
+
+
+def _still_sending(pk, attempts):
+    """The email as this attempt claimed it."""
+    return OutboxEmail.objects.filter(pk=pk, status=OutboxEmail.Status.SENDING, attempts=attempts)
 
 
 def _record_failure(email: OutboxEmail, error: Exception, now) -> str:

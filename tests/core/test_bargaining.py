@@ -205,7 +205,7 @@ def test_a_decision_is_confirmed_before_it_is_final():
         if f.hidden() == {"decide": "pass", "bag": "1"}
     ]
     page = client.get(ann, pass_ben.hidden()).content.decode()
-    assert "Let Ben&#x27;s bag pass?" in page and "This is final" in page
+    assert "Let Ben&#39;s bag pass?" in page and "This is final" in page
     assert fresh(game).engine_state().phase.decided[1] is None  # a GET decides nothing
     confirm = form_for(page, "pass_bag")
     assert confirm.hidden()["confirm"] == "yes" and confirm.hidden()["bag"] == "1"
