@@ -21,7 +21,6 @@ from django.db import connection, models
 from django.utils import timezone
 
 from games.core import compiled
-from games.core.compiled import inserted_fields
 from games.fields import JSONTextField
 
 # Below this many rows the plain statements are cheaper than COPY's set-up (a
@@ -66,7 +65,7 @@ def ready(objs: list, names: list | None = None) -> None:
         return
     meta = objs[0]._meta
     key = None if names is None else tuple(names)
-    fields = inserted_fields(meta.model) if names is None else _updated(meta, names)
+    fields = compiled.inserted_fields(meta.model) if names is None else _updated(meta, names)
     for obj in objs:
         obj._bulk_row = (key, _row(obj, fields, key))
 
@@ -85,7 +84,7 @@ def insert(objs: list) -> None:
         compiled.insert(objs)
         return
     meta = objs[0]._meta
-    fields = inserted_fields(meta.model)
+    fields = compiled.inserted_fields(meta.model)
     now = timezone.now()
     stamped = [i for i, f in enumerate(fields) if _stamped(f)]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
@@ -119,7 +118,7 @@ def insert_new(objs: list, unique: str) -> list:
     if _fast(objs):
         return _insert_new_copied(objs, unique)
     meta = model._meta
-    fields = inserted_fields(meta.model)
+    fields = compiled.inserted_fields(meta.model)
     now = timezone.now()
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
@@ -142,7 +141,7 @@ def _insert_new_copied(objs: list, unique: str) -> list:
     temporary table, then one INSERT ... SELECT: the rows readied ahead (ready())
     are sent as they are, where arrays as parameters cost a dump of every value."""
     meta = objs[0]._meta
-    fields = inserted_fields(meta.model)
+    fields = compiled.inserted_fields(meta.model)
     now = timezone.now()
     stamped = [i for i, f in enumerate(fields) if _stamped(f)]
 

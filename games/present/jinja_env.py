@@ -178,10 +178,9 @@ def csrf_field(request) -> str:
 
 
 def one_csrf_field(request) -> dict:
-    """A context processor: ``{{ csrf_input }}`` as ``csrf_field``, one mask a page,
-    where Django's backend gives a lazy value that masks the token again on every
-    form (random bytes drawn each time: 0.1 ms a seat page, whose talk panel has
-    several forms)."""
+    """A context processor: ``{{ csrf_input }}`` as ``csrf_field``, one mask a page
+    for every form (the talk panel has several), where Django's backend gives a
+    lazy value that draws random bytes to mask the token again on each."""
     return {"csrf_input": _lazy_csrf_field(request)}
 
 

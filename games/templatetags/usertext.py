@@ -6,9 +6,9 @@ from django import template
 from django.utils.safestring import mark_safe
 
 # MarkupSafe's C escape, not Django's conditional_escape: the same rule (what has
-# __html__ is safe already, anything else is escaped), without Django's lazy-aware
-# wrapper, which cost a seat page 0.2 ms over its 50-odd calls (``bench_moves``: the
-# page's bound, issue 39). Quotes come out as &#34; and &#39;.
+# __html__ is safe already, anything else is escaped), as the rest of the page is
+# escaped, without Django's lazy-aware wrapper (a seat page makes 50-odd calls).
+# Quotes come out as &#34; and &#39;.
 from markupsafe import escape
 
 from games.words.user_text import FSI, PDI, isolate, one_line
