@@ -59,16 +59,22 @@ def _not_on_stand() -> EngineError:
     )
 
 
-def _counted_goods(state, payer: int, offerable: set, named: list, counts) -> list:
+def _kind_counts(terms: dict, key: str, message: str, least: int) -> dict:
+    """The term ``key``: {kind of goods: a whole count of at least ``least``}."""
+    counts = terms.get(key, {})
+    if not isinstance(counts, dict) or any(
+        t not in CARD_TYPES or not checks.is_int(n) or n < least for t, n in counts.items()
+    ):
+        raise EngineError("bad_command", message, detail=key)
+    return counts
+
+
+def _counted_goods(state, payer: int, offerable: set, named: list, terms: dict) -> list:
     """``stand_counts`` ({kind: count}): that many of the payer's offerable stand cards
     of each kind, besides those ``named``, the first in stand order (goods of a
     kind are alike: a form or a bot may give a count, not pick cards)."""
-    if not isinstance(counts, dict) or any(
-        t not in CARD_TYPES or not checks.is_int(n) or n < 0 for t, n in counts.items()
-    ):
-        raise EngineError(
-            "bad_command", "Stand goods must map a kind of goods to a count.", detail="stand_counts"
-        )
+    message = "Stand goods must map a kind of goods to a count."
+    counts = _kind_counts(terms, "stand_counts", message, least=0)
     chosen = []
     for kind in sorted(counts):
         free = [
@@ -105,20 +111,15 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
     stand = set(state.stand(payer))
     if proposer != payer:  # the Sheriff can only ask for goods he can see: face-up legal ones
         stand = {c for c in stand if card(state.type_of(c)).is_legal}
-    stand_goods += _counted_goods(state, payer, stand, stand_goods, terms.get("stand_counts", {}))
+    stand_goods += _counted_goods(state, payer, stand, stand_goods, terms)
     for card_id in stand_goods:
         if card_id in stand:
             continue
         if proposer == payer and card_id in set(state.hand(payer)):
             raise EngineError("hand_cards_not_offerable", "Cards in hand can never be offered.")
         raise _not_on_stand()
-    bag_goods = terms.get("bag_goods", {})
-    if not isinstance(bag_goods, dict) or any(
-        t not in CARD_TYPES or not checks.is_int(n) or n <= 0 for t, n in bag_goods.items()
-    ):
-        raise EngineError(
-            "bad_command", "Bag goods must map a kind of goods to a count.", detail="bag_goods"
-        )
+    message = "Bag goods must map a kind of goods to a count."
+    bag_goods = _kind_counts(terms, "bag_goods", message, least=1)
     if bag_goods:
         declaration = state.phase.declarations[payer]
         if declaration is None or state.phase.decided[payer] is not None:

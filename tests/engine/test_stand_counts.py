@@ -1,6 +1,9 @@
 """Stand goods given by kind (``stand_counts``): goods of a kind are alike, so an
 offer may say how many of each rather than which cards (the page's form does)."""
 
+import pytest
+
+from games.engine import EngineError, apply
 from tests.support.builders import do, ids_of, refused, rig, start, terms, to_inspection
 
 SHERIFF = 0
@@ -55,3 +58,15 @@ def test_counts_that_are_not_counts_of_goods_are_refused():
     for counts in ({"apples": -1}, {"gold": 1}, {"apples": "2"}, ["apples"], {"apples": True}):
         bad = {**terms(passes=[1]), "stand_counts": counts}
         refused(state, {**command, "terms": bad}, "bad_command")
+
+
+def test_goods_from_the_bag_are_counted_by_the_same_rule_but_from_one():
+    """stand_counts and bag_goods share one check: a kind of goods to a whole count,
+    at least 0 for the stand, at least 1 for the bag; each refusal names its term."""
+    state = _inspection()
+    command = {"type": "make_offer", "seat": 1, "to": SHERIFF}
+    for key, counts in (("bag_goods", {"cheese": 0}), ("bag_goods", {"gold": 1}),
+                        ("stand_counts", {"apples": -1})):  # fmt: skip
+        with pytest.raises(EngineError) as error:
+            apply(state, {**command, "terms": {**terms(passes=[1]), key: counts}})
+        assert (error.value.code, error.value.detail) == ("bad_command", key)
