@@ -59,22 +59,28 @@ def _not_on_stand() -> EngineError:
     )
 
 
-def _kind_counts(terms: dict, key: str, message: str, least: int) -> dict:
-    """The term ``key``: {kind of goods: a whole count of at least ``least``}."""
+def _kind_counts(terms: dict, key: str, least: int) -> dict:
+    """The term ``key`` (bag_goods, stand_counts): {kind of goods: a whole count of at
+    least ``least``}."""
     counts = terms.get(key, {})
-    if not isinstance(counts, dict) or any(
-        t not in CARD_TYPES or not checks.is_int(n) or n < least for t, n in counts.items()
+    if isinstance(counts, dict) and all(
+        t in CARD_TYPES and checks.is_int(n) and n >= least for t, n in counts.items()
     ):
-        raise EngineError("bad_command", message, detail=key)
-    return counts
+        return counts
+    if key == "bag_goods":
+        raise EngineError(
+            "bad_command", "Bag goods must map a kind of goods to a count.", detail="bag_goods"
+        )
+    raise EngineError(
+        "bad_command", "Stand goods must map a kind of goods to a count.", detail="stand_counts"
+    )
 
 
 def _counted_goods(state, payer: int, offerable: set, named: list, terms: dict) -> list:
     """``stand_counts`` ({kind: count}): that many of the payer's offerable stand cards
     of each kind, besides those ``named``, the first in stand order (goods of a
     kind are alike: a form or a bot may give a count, not pick cards)."""
-    message = "Stand goods must map a kind of goods to a count."
-    counts = _kind_counts(terms, "stand_counts", message, least=0)
+    counts = _kind_counts(terms, "stand_counts", least=0)
     chosen = []
     for kind in sorted(counts):
         free = [
@@ -118,8 +124,7 @@ def _parse_terms(state, payer: int, proposer: int, terms, deputies: list) -> dic
         if proposer == payer and card_id in set(state.hand(payer)):
             raise EngineError("hand_cards_not_offerable", "Cards in hand can never be offered.")
         raise _not_on_stand()
-    message = "Bag goods must map a kind of goods to a count."
-    bag_goods = _kind_counts(terms, "bag_goods", message, least=1)
+    bag_goods = _kind_counts(terms, "bag_goods", least=1)
     if bag_goods:
         declaration = state.phase.declarations[payer]
         if declaration is None or state.phase.decided[payer] is not None:
