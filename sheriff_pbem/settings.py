@@ -172,6 +172,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock at BEGIN: one writer at a time.
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The page's and the email's reads are statements the server keeps prepared
+    # (games/core/page_reads.py); every other statement is bound by the client, as
+    # Django binds them. Off behind a PgBouncer older than 1.21 (docs/operations.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        5 if env_bool("DATABASE_PREPARED_READS", True) else None
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Celery: Redis when REDIS_URL is set, otherwise a file-system broker ---------------

@@ -15,12 +15,17 @@ against the ORM.
 
 import re
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from contextlib import nullcontext
+from functools import cache, lru_cache, partial
 
+import psycopg
 from django.db import connection
 
 from games.core import compiled, talk_reads
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
+
+# A statement's parameters, and its escaped percent signs (%%), which take none.
+_PARAMETER = re.compile(r"%%|%s")
 
 
 def _quote(name: str) -> str:
@@ -323,23 +328,64 @@ def _events_of(rows: list, conn) -> list:
 
 
 def _run_together(reads: list, conn) -> list:
-    """Each (sql, params) read's rows: in one round trip on PostgreSQL with
-    client-side binding (it takes several statements at once), else one by one."""
+    """Each (sql, params) read's rows (a read's sql may hold several statements,
+    joined by compiled.BATCHED: a set of rows each). On PostgreSQL in one round
+    trip, each statement prepared (_pipelined); elsewhere one by one."""
+    if _pipelines(conn):
+        return _pipelined(reads, conn)
+    results = []
     with conn.cursor() as cursor:
-        if compiled.takes_several_statements(conn):
-            cursor.execute(
-                compiled.BATCHED.join(sql for sql, _ in reads),
-                [value for _, params in reads for value in params],
-            )
-            results = [cursor.fetchall()]
-            while cursor.nextset():
-                results.append(cursor.fetchall())
-            return results
-        results = []
         for sql, params in reads:
             cursor.execute(sql, params)
             results.append(cursor.fetchall())
     return results
+
+
+def _pipelines(conn) -> bool:
+    """PostgreSQL: psycopg sends several statements in one round trip, whichever side
+    binds their parameters."""
+    return conn.vendor == "postgresql"
+
+
+def _statements(reads: list) -> list:
+    """``reads`` as (sql, params), a statement each: BATCHED apart, each with its own
+    parameters."""
+    found = []
+    for sql, params in reads:
+        values = iter(params)
+        for statement in sql.split(compiled.BATCHED):
+            taken = sum(1 for token in _PARAMETER.findall(statement) if token == "%s")
+            found.append((statement, [next(values) for _ in range(taken)]))
+    return found
+
+
+def _pipelined(reads: list, conn) -> list:
+    """Each statement's rows, sent in one round trip (psycopg's pipeline mode), each
+    a statement the server keeps prepared on this connection: parsing and planning
+    these reads cost the server more than running them (seat page GET p50 and email
+    sent p50, bench_moves). Unless the connection's ``prepare_threshold`` is None
+    (Django's default, which settings.py changes: docs/operations.md says when to
+    keep it). Logged as one query, through the connection's execute wrappers, as a
+    cursor's execute is."""
+    statements = _statements(reads)
+    sql = compiled.BATCHED.join(statement for statement, _ in statements)
+    params = [value for _, values in statements for value in values]
+
+    def run(sql, params, many, context) -> list:
+        driver = conn.connection
+        with driver.pipeline():
+            cursors = [psycopg.Cursor(driver) for _ in statements]  # bound on the server
+            for cursor, (statement, values) in zip(cursors, statements, strict=True):
+                cursor.execute(statement, values, prepare=True)
+        return [cursor.fetchall() for cursor in cursors]
+
+    with conn.cursor() as cursor:
+        for wrapper in reversed(conn.execute_wrappers):
+            run = partial(wrapper, run)
+        logged = cursor.debug_sql(sql, params) if conn.queries_logged else nullcontext()
+        with logged, conn.wrap_database_errors:
+            conn.validate_no_broken_transaction()
+            return run(sql, params, False, {"connection": conn, "cursor": cursor})
 
 
 def _seat_with_table(seat_id: int, game_id: int, more: list) -> tuple:
@@ -410,7 +456,6 @@ def seat_news(seat_id: int, game_id: int) -> tuple:
 # Stand-ins for the seat and the game of seat_news's reads, which read them from the
 # outbox row instead (outbox_email_with_news).
 _EMAILS_SEAT, _EMAILS_GAME = -7_000_000_101, -7_000_000_102
-_PARAMETER = re.compile(r"%%|%s")
 
 
 def _from_outbox_row(sql: str, params: list) -> tuple:
@@ -460,7 +505,7 @@ def outbox_email_with_news(pk: int) -> tuple:
     on an email sent, ``bench_moves``); elsewhere the row, then seat_news if it is
     to be sent."""
     conn = compiled.connection()
-    if not compiled.takes_several_statements(conn):
+    if not _pipelines(conn):
         email = outbox_email_to_send(pk)
         if email is None or email.seat_id is None:
             return email, (None, [], [], [])

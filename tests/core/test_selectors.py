@@ -175,18 +175,49 @@ def test_a_seat_page_reads_what_its_three_reads_give():
     assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [], [])
 
 
-def test_a_seat_page_reads_apart_where_one_statement_is_all_a_round_trip_takes():
+@pytest.mark.parametrize("server_side_binding", [False, True])
+def test_a_seat_page_reads_in_one_round_trip_on_postgresql_else_one_by_one(server_side_binding):
     game, seat = _a_game_with_every_kind_of_field()
-    together = selectors.seat_page(seat.pk, game.pk, 3)
+    alone = selectors.seat_with_game(seat.pk, game.pk)
     options = connection.settings_dict.setdefault("OPTIONS", {})
     with (
-        mock.patch.dict(options, {"server_side_binding": True}),
-        CaptureQueriesContext(connection) as apart,
+        mock.patch.dict(options, {"server_side_binding": server_side_binding}),
+        CaptureQueriesContext(connection) as reads,
     ):
         read, seats, events, _talk = selectors.seat_page(seat.pk, game.pk, 3)
-    assert len(apart.captured_queries) == 4
-    assert _fields(read) == _fields(together[0]) and events == together[2]
-    assert [_fields(s) for s in seats] == [_fields(s) for s in together[1]]
+    on_postgresql = connection.vendor == "postgresql"
+    assert len(reads.captured_queries) == (1 if on_postgresql else 4)
+    if on_postgresql:  # the round trip is logged as one query of its four statements
+        assert reads.captured_queries[0]["sql"].count(";\n") == 3
+    assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
+    assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=3)
+    assert [_fields(s) for s in seats] == [_fields(s) for s in selectors.seats_of(game)]
+
+
+def _prepared_on_the_server() -> list:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)  # a new connection sees the game
+@pytest.mark.parametrize("threshold", [5, None])
+def test_a_seat_page_s_reads_are_kept_prepared_unless_the_settings_say_not(threshold):
+    """settings.py sets psycopg's prepare_threshold; None (Django's default, for a
+    pooler that cannot keep prepared statements) keeps the server from holding any."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's; the suite runs there under CI")
+    game, seat = _a_game_with_every_kind_of_field()
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    with mock.patch.dict(options, {"prepare_threshold": threshold}):
+        connection.close()  # the setting is the connection's: take a new one
+        first = selectors.seat_page(seat.pk, game.pk, 3)
+        again = selectors.seat_page(seat.pk, game.pk, 3)
+        prepared = _prepared_on_the_server()
+        connection.close()  # the next test's connection has the settings' threshold
+    assert _fields(first[0]) == _fields(again[0]) and first[2] == again[2]
+    page_reads = [s for s in prepared if 'FROM "games_seat" s' in s or "games_gameevent" in s]
+    assert len(page_reads) == (3 if threshold else 0), prepared
 
 
 def _talk_at_a_table():

@@ -53,6 +53,26 @@ def test_a_strong_key_is_taken_and_debug_keeps_its_dev_key(tmp_path):
     assert result.stdout.strip() == DEV_SECRET_KEY
 
 
+# -- the database -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("prepared", "threshold"), [(None, "5"), ("1", "5"), ("0", "None")])
+def test_postgresql_keeps_the_page_s_reads_prepared_unless_told_not_to(
+    tmp_path, prepared, threshold
+):
+    """psycopg prepares nothing unless the connection has a threshold (Django's default
+    is None); DATABASE_PREPARED_READS=0 is for a pooler that cannot keep them."""
+    env = {"DATABASE_URL": "postgres://sheriff@db.example.org:5432/sheriff"}
+    if prepared is not None:
+        env["DATABASE_PREPARED_READS"] = prepared
+    expr = 's.DATABASES["default"]["OPTIONS"].get("prepare_threshold")'
+    result = load(tmp_path, expr, DEBUG="1", **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == threshold
+    sqlite = load(tmp_path, expr, DEBUG="1")
+    assert sqlite.stdout.strip() == "None", sqlite.stderr
+
+
 # -- HTTPS ------------------------------------------------------------------------------
 
 

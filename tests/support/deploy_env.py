@@ -15,6 +15,7 @@ STRONG_KEY = secrets.token_urlsafe(50)
 # Variables that would make a subprocess talk to servers or change the settings under test.
 SCRUB = (
     "DATABASE_URL",
+    "DATABASE_PREPARED_READS",
     "REDIS_URL",
     "CELERY_BROKER_URL",
     "DEBUG",
