@@ -233,7 +233,8 @@ class DeadlineProcess(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # Seats are found by game through unique_seat_index (game, index): no index of its own.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField(help_text="Engine seat number, clockwise from 0.")
     name = models.CharField(max_length=60)
     email = models.EmailField()
@@ -302,7 +303,8 @@ class Seat(models.Model):
 class GameEvent(models.Model):
     """The engine's events, append-only; replaying them rebuilds the state."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # Events are found by game through unique_event_seq (game, seq): no index of its own.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
     data = models.JSONField()
