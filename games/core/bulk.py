@@ -32,12 +32,12 @@ def _fast(objs: list) -> bool:
     return connection.vendor == "postgresql" and len(objs) >= FAST_FROM
 
 
-def _stamped(field) -> bool:
+def stamped(field) -> bool:
     """Filled with the time of writing (auto_now, auto_now_add), not of ready()."""
     return getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
 
 
-def _value(field, obj):
+def column_value(field, obj):
     """A field's in-memory value as COPY takes it: psycopg adapts plain values
     itself; JSON goes as its text. Cheaper than the ORM's get_db_prep_save,
     which matters at tens of thousands of values."""
@@ -55,7 +55,7 @@ def _row(obj, fields: list, names: tuple | None) -> list:
     kept = getattr(obj, "_bulk_row", None)
     if kept is not None and kept[0] == names:
         return kept[1]
-    return [None if _stamped(f) and names is None else _value(f, obj) for f in fields]
+    return [None if stamped(f) and names is None else column_value(f, obj) for f in fields]
 
 
 def ready(objs: list, names: list | None = None) -> None:
@@ -86,7 +86,7 @@ def insert(objs: list) -> None:
     meta = objs[0]._meta
     fields = compiled.inserted_fields(meta.model)
     now = timezone.now()
-    stamped = [i for i, f in enumerate(fields) if _stamped(f)]
+    stamped_at = [i for i, f in enumerate(fields) if stamped(f)]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(meta.db_table)
     with (
@@ -95,7 +95,7 @@ def insert(objs: list) -> None:
     ):
         for obj in objs:
             row = _row(obj, fields, None)
-            for i in stamped:
+            for i in stamped_at:
                 row[i] = now
             copy.write_row(row)
 
@@ -124,7 +124,7 @@ def insert_new(objs: list, unique: str) -> list:
     columns = ", ".join(quote(f.column) for f in fields)
     arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
     rows = [_row(obj, fields, None) for obj in objs]
-    values = [[now if _stamped(f) else row[i] for row in rows] for i, f in enumerate(fields)]
+    values = [[now if stamped(f) else row[i] for row in rows] for i, f in enumerate(fields)]
     unique_column = quote(meta.get_field(unique).column)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -143,12 +143,12 @@ def _insert_new_copied(objs: list, unique: str) -> list:
     meta = objs[0]._meta
     fields = compiled.inserted_fields(meta.model)
     now = timezone.now()
-    stamped = [i for i, f in enumerate(fields) if _stamped(f)]
+    stamped_at = [i for i, f in enumerate(fields) if stamped(f)]
 
     def rows():
         for obj in objs:
             row = _row(obj, fields, None)
-            for i in stamped:
+            for i in stamped_at:
                 row[i] = now
             yield row
 

@@ -11,7 +11,7 @@ prepared as the ORM prepares them (``get_db_prep_save``, ``pre_save``).
 
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 
 # Between statements sent in one round trip (the benchmark counts them apart).
 BATCHED = ";\n"
@@ -123,8 +123,11 @@ def run_in_one_commit(updates: list) -> int:
 
 
 def inserted_fields(model) -> tuple:
-    """The fields an INSERT of a new ``model`` row writes: all but its primary key."""
-    return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+    """The fields an INSERT of a new ``model`` row writes: all but a primary key the
+    database numbers."""
+    return tuple(
+        f for f in model._meta.concrete_fields if not isinstance(f, models.fields.AutoFieldMixin)
+    )
 
 
 @cache

@@ -2,8 +2,10 @@
 needs, on as many hosts): it claims its own deadlines ahead of time
 (games.core.deadline_claims), works out what each will do while it waits
 (timers.plan_advances), and when a deadline falls only writes it
-(timers.advance_many with the plans, a compare-and-set on each game's stamp, so
-that a move made meanwhile wins and the transition is worked out again).
+(one statement for a chunk of games, from the plans it staged in the database:
+games.core.staged_advances; and timers.advance_many with the plans for the rest, a
+compare-and-set on each game's stamp either way, so that a move made meanwhile wins
+and the transition is worked out again).
 
 Claims come in small batches, each planned before the next is claimed, so that
 processes running side by side share a burst of deadlines falling together. A
@@ -17,7 +19,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.core import deadline_claims, notifications, timers
+from games.core import deadline_claims, notifications, staged_advances, timers
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,7 @@ class DeadlineRunner:
         self.clock = clock or timezone.now
         self.held: dict = {}
         self.unplanned: dict = {}  # deadline -> [game id], not planned yet
+        self.staged: set = set()  # game ids whose plan is staged (staged_advances)
         self.claim_after = None  # no claim before this (nothing was left to claim)
         self.lapsed_after = None
         self.alive_until = None  # when to say again that this process is alive
@@ -105,6 +108,7 @@ class DeadlineRunner:
         if lapsed:
             self.lapsed_after = now + timedelta(seconds=LAPSED_EVERY_SECONDS)
             deadline_claims.forget(now=now)
+            staged_advances.forget()  # the plans of the processes just forgotten
         rows = deadline_claims.claim(self.holder, now, self.ahead, self.batch, lapsed=lapsed)
         for pk, deadline in rows:
             self.held.setdefault(deadline, {})[pk] = None
@@ -124,7 +128,9 @@ class DeadlineRunner:
         if games is None:  # written meanwhile
             return True
         plans = timers.plan_advances([(pk, None) for pk in chunk if pk in games], at=deadline)
-        games.update((pk, plan) for pk, plan in plans.items() if pk in games)
+        planned = {pk: plan for pk, plan in plans.items() if pk in games}
+        games.update(planned)
+        self.staged |= staged_advances.stage(planned.values(), self.holder)
         return True
 
     def write_chunk(self, deadline, now) -> int:
@@ -135,15 +141,30 @@ class DeadlineRunner:
         if not games:
             del self.held[deadline]
             self.unplanned.pop(deadline, None)
-        targets = [(pk, None) for pk in chunk]
-        known = {pk: plan for pk, plan in plans.items() if plan is not None}
+        staged = [pk for pk in chunk if pk in self.staged]
+        self.staged.difference_update(chunk)
         with notifications.sends_held(self.unsent):
-            advanced = timers.advance_chunk(targets, plans=known, holder=self.holder)
+            moved = self._write_staged(staged)
+            rest = [pk for pk in chunk if pk not in moved]
+            known = {pk: plans[pk] for pk in rest if plans[pk] is not None}
+            advanced = len(moved)
+            if rest:  # not staged, or changed since they were planned
+                targets = [(pk, None) for pk in rest]
+                advanced += timers.advance_chunk(targets, plans=known, holder=self.holder)
         self.written += advanced
         if deadline not in self.held:
             late = (self.clock() - deadline).total_seconds()
             log.info("deadline %s written, the last %.3f s after it", deadline.isoformat(), late)
         return advanced
+
+    def _write_staged(self, game_ids: list) -> set:
+        """staged_advances.write, or nothing if it fails: the ordinary path then
+        writes those games."""
+        try:
+            return staged_advances.write(game_ids, self.holder, timezone.now())
+        except Exception:
+            log.exception("staged write of %d games failed; the ordinary way", len(game_ids))
+            return set()
 
     def release(self) -> int:
         """Give up every claim not written yet (stopping cleanly): another process
@@ -152,8 +173,10 @@ class DeadlineRunner:
         pks = [pk for games in self.held.values() for pk in games]
         self.held.clear()
         self.unplanned.clear()
+        self.staged.clear()
         released = deadline_claims.release(self.holder, pks) if pks else 0
         deadline_claims.forget(self.holder)
+        staged_advances.forget(self.holder)
         return released
 
 

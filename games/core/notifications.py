@@ -500,9 +500,14 @@ def save_owed(emails: list) -> list:
     that has its email already gets no second one. Returns the rows written."""
     created = bulk.insert_new(list({email.key: email for email in emails}.values()), "key")
     if created:
-        ids = [email.pk for email in created]
-        transaction.on_commit(lambda: _send_after_commit(ids))
+        send_once_committed([email.pk for email in created])
     return created
+
+
+def send_once_committed(ids: list) -> None:
+    """The outbox rows ``ids``, just written, go to the email workers once the
+    transaction commits (or are held, ``sends_held``)."""
+    transaction.on_commit(lambda: _send_after_commit(ids))
 
 
 # The emails a deadline process holds back while it writes a burst (sends_held).

@@ -206,12 +206,18 @@ def follow(game: Game, now, seats: list | None = None, after=None) -> list:
     return _follow(game, of_game(game), now, seats)
 
 
+def follows_on(game: Game, state, events) -> bool:
+    """Whether a deadline's transition (its ``state`` and ``events``) may make standing
+    instructions due, for follow_many to follow."""
+    return calls_for(events) and _may_act(game, state.phase.kind)
+
+
 def follow_many(games: list, now) -> list:
     """``follow`` for (game, state, events, seats) just moved on by a deadline (locked by
     the caller's transaction; ``state`` and ``events``: the transition's)."""
     made = []
     for game, state, events, seats in games:
-        if calls_for(events) and _may_act(game, state.phase.kind):
+        if follows_on(game, state, events):
             made += _follow(game, of_game(game), now, seats)
     return made
 

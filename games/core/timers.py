@@ -258,8 +258,14 @@ def _count_missed(games: dict, seats: list) -> None:
     )
     for seat in seats:
         game = games[seat.game_id]
-        if game.organizer_email and seat.missed_in_a_row == game.miss_alert_after:
+        if reaches_miss_alert(game, seat.missed_in_a_row):
             notifications.record_miss_alert(game, seat)
+
+
+def reaches_miss_alert(game: Game, missed: int) -> bool:
+    """Whether a seat that has now missed ``missed`` deadlines in a row is one the
+    organizer is told of (once per streak)."""
+    return bool(game.organizer_email) and missed == game.miss_alert_after
 
 
 @retried_on_deadlock

@@ -3,6 +3,7 @@
 
 from games.models.play import (
     REPLY_KEY_LENGTH,
+    DeadlinePlan,
     DeadlineProcess,
     DeliveryEvent,
     DevMail,
@@ -22,6 +23,7 @@ from games.models.talk import InboundMessage, TalkMessage, TalkReport, new_talk_
 
 __all__ = [
     "REPLY_KEY_LENGTH",
+    "DeadlinePlan",
     "DeadlineProcess",
     "DeliveryEvent",
     "DevMail",
