@@ -128,11 +128,8 @@ class CompiledRead:
         return sql, compiled.filled(slots, values)
 
     def rows(self, conn, **values) -> list:
-        """The model's instances, run alone."""
-        sql, params = self.sql_and_params(conn, **values)
-        with conn.cursor() as cursor:
-            cursor.execute(sql, params)
-            return self.instances(cursor.fetchall(), conn)
+        """The model's instances, run alone (prepared, as _run_together runs them)."""
+        return self.instances(_run_together([self.sql_and_params(conn, **values)], conn)[0], conn)
 
     def instances(self, rows: list, conn) -> list:
         fields, alias = _fields(self._model), self._model._meta.db_table
@@ -235,9 +232,7 @@ def seat_at_table(seat_id: int, game_id: int) -> tuple:
     the game attached, in one statement: what a move reads before it takes the
     game's lock. (None, []) if there is no such seat."""
     conn = compiled.connection()
-    with conn.cursor() as cursor:
-        cursor.execute(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])
-        found = cursor.fetchall()
+    found = _run_together([(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])], conn)[0]
     seats = _table_of_links(found, conn)
     seat = next((s for s in seats if s.pk == seat_id), None)
     return (seat, seats) if seat is not None else (None, [])
@@ -360,21 +355,21 @@ def _statements(reads: list) -> list:
 
 
 def _pipelined(reads: list, conn) -> list:
-    """Each statement's rows, sent in one round trip (psycopg's pipeline mode), each
-    a statement the server keeps prepared on this connection: parsing and planning
-    these reads cost the server more than running them (seat page GET p50 and email
-    sent p50, bench_moves). Unless the connection's ``prepare_threshold`` is None
-    (Django's default, which settings.py changes: docs/operations.md says when to
-    keep it). Logged as one query, through the connection's execute wrappers, as a
-    cursor's execute is."""
+    """Each statement's rows, sent in one round trip (several in psycopg's pipeline
+    mode), each a statement the server keeps prepared on this connection: parsing
+    and planning these reads cost the server more than running them (the page's,
+    the move's and the email's p50, bench_moves). Unless the connection's
+    ``prepare_threshold`` is None (Django's default, which settings.py changes:
+    docs/operations.md says when to keep it). Logged as one query, through the
+    connection's execute wrappers, as a cursor's execute is."""
     statements = _statements(reads)
     sql = compiled.BATCHED.join(statement for statement, _ in statements)
     params = [value for _, values in statements for value in values]
 
     def run(sql, params, many, context) -> list:
         driver = conn.connection
-        with driver.pipeline():
-            cursors = [psycopg.Cursor(driver) for _ in statements]  # bound on the server
+        cursors = [psycopg.Cursor(driver) for _ in statements]  # bound on the server
+        with driver.pipeline() if len(statements) > 1 else nullcontext():
             for cursor, (statement, values) in zip(cursors, statements, strict=True):
                 cursor.execute(statement, values, prepare=True)
         return [cursor.fetchall() for cursor in cursors]
