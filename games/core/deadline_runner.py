@@ -71,6 +71,7 @@ class DeadlineRunner:
         self.lapsed_after = None
         self.alive_until = None  # when to say again that this process is alive
         self.written = 0
+        self.written_staged = 0  # of them, by the staged statement
         self.unsent: list = []  # emails of written deadlines, sent once no deadline is due
 
     # --- the loop's one step ----------------------------------------------------------------
@@ -148,13 +149,17 @@ class DeadlineRunner:
             rest = [pk for pk in chunk if pk not in moved]
             known = {pk: plans[pk] for pk in rest if plans[pk] is not None}
             advanced = len(moved)
+            self.written_staged += len(moved)
             if rest:  # not staged, or changed since they were planned
                 targets = [(pk, None) for pk in rest]
                 advanced += timers.advance_chunk(targets, plans=known, holder=self.holder)
         self.written += advanced
         if deadline not in self.held:
             late = (self.clock() - deadline).total_seconds()
-            log.info("deadline %s written, the last %.3f s after it", deadline.isoformat(), late)
+            log.info(
+                "deadline %s written, the last %.3f s after it (%d of %d games so far staged)",
+                deadline.isoformat(), late, self.written_staged, self.written,
+            )  # fmt: skip
         return advanced
 
     def _write_staged(self, game_ids: list) -> set:
