@@ -131,7 +131,7 @@ class DeadlineRunner:
         plans = timers.plan_advances([(pk, None) for pk in chunk if pk in games], at=deadline)
         planned = {pk: plan for pk, plan in plans.items() if pk in games}
         games.update(planned)
-        self.staged |= staged_advances.stage(planned.values(), self.holder)
+        self.staged |= self._staged(planned.values())
         return True
 
     def write_chunk(self, deadline, now) -> int:
@@ -161,6 +161,15 @@ class DeadlineRunner:
                 deadline.isoformat(), late, self.written_staged, self.written,
             )  # fmt: skip
         return advanced
+
+    def _staged(self, plans) -> set:
+        """staged_advances.stage, or nothing if it fails: those games are written the
+        ordinary way, from the plans kept here."""
+        try:
+            return staged_advances.stage(plans, self.holder)
+        except Exception:
+            log.exception("could not stage %d plans; the ordinary way", len(plans))
+            return set()
 
     def _write_staged(self, game_ids: list) -> set:
         """staged_advances.write, or nothing if it fails: the ordinary path then

@@ -16,7 +16,7 @@ those. The rows are the ones the ordinary path writes (tests/core/test_staged_ad
 """
 
 import json
-from datetime import date, datetime
+from datetime import date, datetime, time
 from functools import cache
 
 from django.db import connection, models, transaction
@@ -43,7 +43,7 @@ def _stageable(t: timers.Transition) -> bool:
 
 def _plain(value):
     """A value as JSON holds it for PostgreSQL to read into its column."""
-    if isinstance(value, datetime | date):
+    if isinstance(value, datetime | date | time):
         return value.isoformat()
     return value
 

@@ -20,6 +20,7 @@ from games.core import (
     links,
     moves,
     notifications,
+    staged_advances,
     timer_tasks,
     timers,
 )
@@ -409,6 +410,23 @@ def test_two_deadline_processes_share_a_burst_and_write_each_game_once(monkeypat
     assert sum(r.written_staged for r in runners) == staged
     for game in games:
         assert fresh(game).engine_state().phase.kind == "load"
+        assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
+
+
+@pytest.mark.parametrize("failing", ["stage", "write"])
+def test_a_failing_staged_write_leaves_the_games_to_the_ordinary_path(monkeypatch, failing):
+    games = [new_game() for _ in range(2)]
+    deadline = games[0].phase_deadline
+    clock = Clock(deadline - timedelta(seconds=30))
+    runner = deadline_runner.DeadlineRunner("p1", ahead=AHEAD, clock=clock)
+    monkeypatch.setattr(staged_advances, failing, mock.Mock(side_effect=RuntimeError("broken")))
+    for _ in range(3):
+        runner.step()
+    clock.now = deadline
+    for _ in range(3):
+        runner.step()
+    assert runner.written == 2 and runner.written_staged == 0
+    for game in games:
         assert GameEvent.objects.filter(game=game, type="timed_out").count() == 1
 
 
