@@ -342,14 +342,23 @@ def _pipelines(conn) -> bool:
     return conn.vendor == "postgresql"
 
 
+@lru_cache(maxsize=64)
+def _split(sql: str) -> tuple:
+    """``sql``'s statements (BATCHED apart), each with how many parameters it takes:
+    worked out once per statement text, not on every page."""
+    return tuple(
+        (statement, sum(1 for token in _PARAMETER.findall(statement) if token == "%s"))
+        for statement in sql.split(compiled.BATCHED)
+    )
+
+
 def _statements(reads: list) -> list:
     """``reads`` as (sql, params), a statement each: BATCHED apart, each with its own
     parameters."""
     found = []
     for sql, params in reads:
         values = iter(params)
-        for statement in sql.split(compiled.BATCHED):
-            taken = sum(1 for token in _PARAMETER.findall(statement) if token == "%s")
+        for statement, taken in _split(sql):
             found.append((statement, [next(values) for _ in range(taken)]))
     return found
 
