@@ -3,9 +3,9 @@ whom the table waits for), the discard piles, the Booty, the Black Market and,
 at the end, the score sheets. Shared by the seat page and the emails.
 """
 
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
+from markupsafe import Markup
 
 from games import engine
 from games.engine import CARD_TYPES
@@ -127,7 +127,7 @@ def _table_row_markup(row: dict) -> dict:
     return {
         "classes": " ".join(classes),
         "badges": badges,
-        "stats": [mark_safe(text) for text in stats],
+        "stats": [Markup(text) for text in stats],
     }
 
 

@@ -3,13 +3,12 @@
 import re
 
 from django import template
-from django.utils.safestring import mark_safe
 
-# MarkupSafe's C escape, not Django's conditional_escape: the same rule (what has
-# __html__ is safe already, anything else is escaped), as the rest of the page is
-# escaped, without Django's lazy-aware wrapper (a seat page makes 50-odd calls).
-# Quotes come out as &#34; and &#39;.
-from markupsafe import escape
+# MarkupSafe's C escape and Markup, not Django's conditional_escape and mark_safe:
+# the same rule (what has __html__ is safe, anything else is escaped), as the rest
+# of the page is escaped, without Django's lazy-aware wrapper around each (a seat
+# page makes 50-odd calls, one a log line). Quotes come out as &#34; and &#39;.
+from markupsafe import Markup, escape
 
 from games.words.user_text import FSI, PDI, isolate, one_line
 
@@ -21,7 +20,7 @@ def bdi(text) -> str:
     """Escaped, with each isolate (from ``usertext.isolate``) as a ``<bdi>``
     element, which HTML mail clients honour more widely than the characters."""
     escaped = str(escape(text))
-    return mark_safe(escaped.replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
+    return Markup(escaped.replace(FSI, "<bdi>").replace(PDI, "</bdi>"))
 
 
 @register.filter
@@ -33,7 +32,7 @@ def isolated(text) -> str:
 @register.filter
 def user_text(text) -> str:
     """Raw user text (a name, a promise) on one line, in its own ``<bdi>``."""
-    return mark_safe(f"<bdi>{escape(one_line(text))}</bdi>")
+    return Markup(f"<bdi>{escape(one_line(text))}</bdi>")
 
 
 # What makes a mail app turn text into a link: a dot or an @ inside a word, a "://".
@@ -46,4 +45,4 @@ def unlinked(text) -> str:
     "://", in a span of its own, so that mail apps do not make a link of an
     address someone typed (it stays text, as on the pages)."""
     escaped = str(escape(one_line(text)))
-    return mark_safe(f"<bdi>{LINK_MARKS.sub(lambda m: f'<span>{m[0]}</span>', escaped)}</bdi>")
+    return Markup(f"<bdi>{LINK_MARKS.sub(lambda m: f'<span>{m[0]}</span>', escaped)}</bdi>")
