@@ -1,10 +1,10 @@
-"""The app's tables, in two modules: the games and the people around them
-(``play``), and the table talk with the replies received by email (``talk``)."""
+"""The app's tables, in three modules: the games and the people around them
+(``play``), the deadline processes' own rows (``deadlines``), and the table talk with
+the replies received by email (``talk``)."""
 
+from games.models.deadlines import DeadlinePlan, DeadlineProcess
 from games.models.play import (
     REPLY_KEY_LENGTH,
-    DeadlinePlan,
-    DeadlineProcess,
     DeliveryEvent,
     DevMail,
     Game,
