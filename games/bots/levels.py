@@ -196,15 +196,19 @@ class HonestTrader(Bot):
             return "decline_black_market"
         return None
 
-    def _worth_taking(self, seen) -> bool:
-        """As inspector: any gold. As merchant: a demand of at most 1 gold."""
-        move = seen.move("accept_offer")
-        for choice in move["offers"]:
+    def _takes(self, seen) -> list:
+        """The offers worth taking. As inspector: any gold. As merchant: a demand of
+        at most 1 gold, which it can pay."""
+        taken = []
+        for choice in seen.move("accept_offer")["offers"]:
             offer = _offer(seen, choice["offer"])
             gold = offer["terms"].get("gold", 0) if offer else 0
-            if gold > 0 if _is_inspector(seen) else gold <= 1:
-                return True
-        return False
+            if gold > 0 if _is_inspector(seen) else gold <= min(1, seen.gold):
+                taken.append(choice)
+        return taken
+
+    def _worth_taking(self, seen) -> bool:
+        return bool(self._takes(seen))
 
     def set_aside(self, seen, move):
         return {"cards": self._discards(seen, move["max_cards"])}
@@ -236,7 +240,7 @@ class HonestTrader(Bot):
         return {"cards": [c["id"] for c in cards], "declared": declared, "count": len(cards)}
 
     def accept_offer(self, seen, move):
-        return {**move["offers"][0], "pile": 0}
+        return {**self._takes(seen)[0], "pile": 0}
 
 
 class Smuggler(HonestTrader):
@@ -332,13 +336,19 @@ class Smuggler(HonestTrader):
             return "say_no_offer"
         return None
 
-    def _demand_worth_paying(self, seen) -> bool:
+    def _affordable_demands(self, seen) -> list:
+        """The demands open to me that cost less than the risk and that I can pay."""
         risk = self._at_risk(seen) * 0.7
+        found = []
         for choice in seen.move("accept_offer")["offers"]:
             offer = _offer(seen, choice["offer"])
-            if offer and offer["terms"].get("gold", 0) <= risk:
-                return True
-        return False
+            gold = offer["terms"].get("gold", 0) if offer else None
+            if gold is not None and gold <= min(risk, seen.gold):
+                found.append((gold, choice))
+        return [choice for _gold, choice in sorted(found, key=lambda pair: pair[0])]
+
+    def _demand_worth_paying(self, seen) -> bool:
+        return bool(self._affordable_demands(seen))
 
     def make_offer(self, seen, move):
         to = self._inspector_to(seen, move)
@@ -387,6 +397,9 @@ class Smuggler(HonestTrader):
         return False
 
     def accept_offer(self, seen, move):
+        if not _is_inspector(seen):  # the cheapest demand worth paying
+            return {**self._affordable_demands(seen)[0], "pile": 0}
+
         def gold(choice):
             offer = _offer(seen, choice["offer"])
             return offer["terms"].get("gold", 0) if offer else 0
