@@ -23,6 +23,9 @@ from games.engine.inspection import MAX_OPEN_OFFERS
 from .record import Record
 
 PROMISE = "I won't inspect you next time."
+# The phases whose one move is the seat's own choice of cards: the market (or a 1st
+# edition market turn) and loading the bag.
+CARD_PHASES = ("market", "market_turn", "load")
 
 
 def _value(card: dict) -> int:
@@ -181,9 +184,8 @@ class HonestTrader(Bot):
 
     def choose(self, seen) -> str | None:
         kinds = [m["type"] for m in seen.moves]
-        for kind in ("set_aside", "market_turn", "load_bag"):
-            if kind in kinds:
-                return kind
+        if seen.phase in CARD_PHASES:
+            return kinds[0]
         if "accept_offer" in kinds and self._worth_taking(seen):
             return "accept_offer"
         if "say_no_offer" in kinds:
@@ -314,9 +316,8 @@ class Smuggler(HonestTrader):
 
     def choose(self, seen) -> str | None:
         kinds = [m["type"] for m in seen.moves]
-        for kind in ("set_aside", "market_turn", "load_bag"):
-            if kind in kinds:
-                return kind
+        if seen.phase in CARD_PHASES:
+            return kinds[0]
         if "claim_black_market" in kinds:
             return "claim_black_market"
         if "decline_black_market" in kinds:
