@@ -186,7 +186,7 @@ class HonestTrader(Bot):
         kinds = [m["type"] for m in seen.moves]
         if seen.phase in CARD_PHASES:
             return kinds[0]
-        if "accept_offer" in kinds and self._worth_taking(seen):
+        if "accept_offer" in kinds and self._takes(seen):
             return "accept_offer"
         if "say_no_offer" in kinds:
             return "say_no_offer"
@@ -208,9 +208,6 @@ class HonestTrader(Bot):
             if gold > 0 if _is_inspector(seen) else gold <= min(1, seen.gold):
                 taken.append(choice)
         return taken
-
-    def _worth_taking(self, seen) -> bool:
-        return bool(self._takes(seen))
 
     def set_aside(self, seen, move):
         return {"cards": self._discards(seen, move["max_cards"])}
@@ -328,7 +325,7 @@ class Smuggler(HonestTrader):
 
     def _choose_as_merchant(self, seen, kinds) -> str | None:
         if "accept_offer" in kinds:  # a demand: pay it if it costs less than the risk
-            return "accept_offer" if self._demand_worth_paying(seen) else "refuse_offer"
+            return "accept_offer" if self._affordable_demands(seen) else "refuse_offer"
         mine = [o for o in seen.view.get("offers", []) if o["proposer"] == seen.seat]
         tempted = self._lying(seen) or self.rnd.random() < self.bluff / 2
         if "make_offer" in kinds and not mine and tempted:
@@ -347,9 +344,6 @@ class Smuggler(HonestTrader):
             if gold is not None and gold <= min(risk, seen.gold):
                 found.append((gold, choice))
         return [choice for _gold, choice in sorted(found, key=lambda pair: pair[0])]
-
-    def _demand_worth_paying(self, seen) -> bool:
-        return bool(self._affordable_demands(seen))
 
     def make_offer(self, seen, move):
         to = self._inspector_to(seen, move)

@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games.bots import LEVELS
 from games.bots.arena import play
 from games.engine import GameConfig
+from games.management.commands.bench_deadlines import percentile
 
 Z95 = 1.96
 
@@ -35,11 +36,6 @@ def wilson(wins: float, n: int) -> tuple:
     spread = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n))
     scale = 1 + Z95**2 / n
     return ((centre - spread) / scale, (centre + spread) / scale)
-
-
-def percentile(values: list, p: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)] if ordered else float("nan")
 
 
 class Command(BaseCommand):
