@@ -222,7 +222,7 @@ CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
     for name in (
-        *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining"),
+        *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining", "play_bots"),
         "check_mail_backlog",  # not behind the emails it watches
     )
 }

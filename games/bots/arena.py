@@ -11,18 +11,18 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from games.engine import EngineError, GameConfig, actions, apply, default_commands, new_game
+from games.engine import EngineError, GameConfig, actions, apply, new_game
 from games.engine.invariants import check_state
 
 from .levels import bot
 from .seen import seen_by
+from .turns import OPTIONAL_MOVES, awaited_and_optional, default_for
 
 MAX_STEPS = 5_000
 # Decisions in an inspection before its bargaining time runs out (the clock the table
 # plays to), and in any phase before the arena calls it stalled and times it out.
 BARGAINING_STEPS = 40
 STALL_STEPS = 120
-OPTIONAL_MOVES = 3  # offers a seat may make unasked in one phase
 
 
 @dataclass
@@ -43,10 +43,7 @@ def _count(result: GameResult, level: str, what: str, n: int = 1) -> None:
 
 
 def _default_for(state, seat: int) -> dict:
-    for command in default_commands(state):
-        if command.get("seat") == seat:
-            return command
-    return {"type": "timeout"}
+    return default_for(state, seat) or {"type": "timeout"}
 
 
 def _tally_bags(state, levels: list, result: GameResult) -> None:
@@ -127,22 +124,11 @@ def play(config: GameConfig, seed: str, levels: list, checked: bool = False) -> 
     return result
 
 
-def _to_speak(moves: list) -> bool:
-    return any(m["type"] == "say_no_offer" for m in moves)
-
-
 def _next_command(state, events, bots, levels, result, order, unasked) -> dict:
     """The next seat's decision: the seats the phase waits for, or an optional
     move (an offer) from a seat that still has some left; the deadline if none."""
     open_moves = actions(state)
-    # A merchant who has not spoken yet holds up the decision of their bag, as the
-    # seats the phase waits for do.
-    awaited = [s for s, a in open_moves.items() if a["must_act"] or _to_speak(a["moves"])]
-    optional = [
-        s
-        for s, a in open_moves.items()
-        if a["moves"] and s not in awaited and unasked.get(s, 0) < OPTIONAL_MOVES
-    ]
+    awaited, optional = awaited_and_optional(open_moves, sorted(open_moves), unasked)
     for seat in order.sample(awaited + optional, len(awaited + optional)):
         started = time.perf_counter()  # what the seat knows, and the decision
         seen = seen_by(state, seat, events)

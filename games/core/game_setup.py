@@ -13,15 +13,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import notifications
+from games.core import bot_timing, notifications
 from games.core.game_writes import assign_fields, phase_timing, store_events
+from games.bots.names import is_bot_name
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import Game, Seat
 from games.words.typed_text import look_alike, unfit_for_a_name
-
-log = logging.getLogger(__name__)
-
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +30,7 @@ class PlayerSpec:
     email: str
     timezone: str = "UTC"
     language: str = "en"
+    bot: str = ""  # a bot's level (games.bots.LEVELS); a bot has no address
 
 
 # The Game's deadline settings, as create_game(timing=...) takes them, and its table
@@ -101,6 +100,8 @@ def player_name(name: str) -> str:
         raise ValueError(f"A player's name is {ONE_LINE}: {name!r}.")
     if name.casefold() == "you":
         raise ValueError('No player may be called "You": that is what the pages call their reader.')
+    if is_bot_name(name):
+        raise ValueError(_('A name ending in "(bot)" marks a bot: choose another.'))
     return name
 
 
@@ -220,10 +221,12 @@ def create_game(
     seed: str | None = None,
     organizer_email: str = "",
     timing: dict | None = None,
+    practice: bool = False,
     now=None,
 ) -> Game:
     """Create and start a game; the first emails are owed in the same commit.
-    ``timing`` holds Game deadline settings (deadline_mode, load_minutes, ...)."""
+    ``timing`` holds Game deadline settings (deadline_mode, load_minutes, ...).
+    A player with a ``bot`` level is a bot (games.core.bot_turns plays its seat)."""
     now = now or timezone.now()
     distinct_names(p.name for p in players)
     config = {**config, "players": len(players)}
@@ -236,9 +239,13 @@ def create_game(
             version=state.seq,
             seed_sha256=state.seed_sha256,
             organizer_email=organizer_email,
+            bots={str(i): p.bot for i, p in enumerate(players) if p.bot},
+            practice=practice,
             **(timing or {}),
         )
         first_phase = phase_timing(game, state, now)
+        deadline = first_phase.get("phase_deadline")
+        first_phase.update(bot_timing.due_fields(game, state, now, deadline))
         Game.objects.filter(pk=game.pk).update(**first_phase)
         assign_fields(game, first_phase)
         Seat.objects.bulk_create(

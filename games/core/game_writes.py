@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.core import bulk, compiled, deadlines, notifications, selectors
+from games.core import bot_timing, bulk, compiled, deadlines, notifications, selectors
 from games.engine import EngineError
 from games.models import Game, GameEvent, Seat
 from games.words import refusal_messages
@@ -130,11 +130,14 @@ def apply_command(game: Game, state, command: dict, **options) -> tuple:
 
 
 def moved_on(game: Game, state, now) -> dict:
-    """The Game fields a new state changes: snapshot, version, the new phase's timing."""
+    """The Game fields a new state changes: snapshot, version, the new phase's timing,
+    the bots' next look at the table."""
     fields = {"state": state.to_dict(), "version": state.seq, "updated_at": now}
     fields.update(phase_timing(game, state, now))
     if state.is_over():
         fields.update(status=Game.Status.FINISHED, finished_at=now)
+    deadline = fields.get("phase_deadline", game.phase_deadline)
+    fields.update(bot_timing.due_fields(game, state, now, deadline))
     return fields
 
 

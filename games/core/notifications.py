@@ -245,7 +245,8 @@ def record_talk(game: Game, message, state) -> list:
     wanted = [
         _owed_email(game, seat, TALK, f"talk{message.pk}")
         for seat in readers
-        if talk_wanted(seat, message, state)
+        if not seat.bot
+        and talk_wanted(seat, message, state)
         and talk_reads.visible_to(seat).filter(pk=message.pk).exists()
     ]
     return _gather(wanted, TALK)
@@ -277,7 +278,7 @@ def emails_owed(moves: list) -> list:
     for game, seats, state, events in moves:
         by_index = {seat.index: seat for seat in seats}
         for index, (kind, cause) in sorted(owed(state, events).items()):
-            if wanted(by_index[index], kind, state):
+            if str(index) not in game.bots and wanted(by_index[index], kind, state):
                 rows.append(_owed_email(game, by_index[index], kind, cause))
     return rows
 
@@ -490,8 +491,10 @@ def _owed_email(game: Game, seat: Seat, kind: str, cause: str) -> OutboxEmail:
 
 
 def _record_all(wanted: list) -> list:
-    """Owe the emails (game, seat, kind, cause)."""
-    return save_owed([_owed_email(*owed) for owed in wanted])
+    """Owe the emails (game, seat, kind, cause); none to a bot's seat."""
+    return save_owed(
+        [_owed_email(*owed) for owed in wanted if str(owed[1].index) not in owed[0].bots]
+    )
 
 
 def save_owed(emails: list) -> list:

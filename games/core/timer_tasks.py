@@ -17,7 +17,15 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.core import backlog, daily_emails, deadline_claims, lobbies, notifications, timers
+from games.core import (
+    backlog,
+    bot_turns,
+    daily_emails,
+    deadline_claims,
+    lobbies,
+    notifications,
+    timers,
+)
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -69,6 +77,12 @@ def end_bargaining(game_id: int) -> bool:
     return timers.end_bargaining(game_id)
 
 
+@shared_task(name="games.tasks.play_bots", ignore_result=True)
+def play_bots(game_id: int) -> int:
+    """The bots' turn at a table whose time for it has come (games.core.bot_turns)."""
+    return bot_turns.play(game_id)
+
+
 @shared_task(name="games.tasks.start_due_lobbies", ignore_result=True)
 def start_due_lobbies() -> int:
     """Start the full tables whose start time has come (beat runs it every minute;
@@ -89,8 +103,8 @@ def check_mail_backlog() -> bool:
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """The safety net for deadlines, and every due reminder and ended bargaining
-    time, handed to the workers. Returns how many overdue deadlines it took."""
+    """The safety net for deadlines, and every due reminder, ended bargaining time
+    and bots' turn, handed to the workers. Returns how many overdue deadlines it took."""
     now = timezone.now()
     # Claim, read and enqueue together: if the broker refuses, the claims are undone.
     with transaction.atomic():
@@ -112,6 +126,8 @@ def sweep_deadlines() -> int:
             remind_game.delay(pk)
         for pk, _due in claim("bargaining_until", "bargaining_queued_at", now):
             end_bargaining.delay(pk)
+        for pk, _due in claim("bots_due_at", "bots_queued_at", now):
+            play_bots.delay(pk)
     return len(overdue)
 
 

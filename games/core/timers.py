@@ -53,6 +53,7 @@ TRANSITION_FIELDS = [
     "deadline_claimed_until",
     "status",
     "finished_at",
+    "bots_due_at",
 ]
 
 

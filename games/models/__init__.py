@@ -1,12 +1,12 @@
-"""The app's tables, in three modules: the games and the people around them
-(``play``), the deadline processes' own rows (``deadlines``), and the table talk with
-the replies received by email (``talk``)."""
+"""The app's tables, in four modules: the games and the people around them
+(``play``), the deadline processes' own rows (``deadlines``), the table talk with
+the replies received by email (``talk``), and the development mailbox with the ESPs'
+delivery reports (``mail``)."""
 
 from games.models.deadlines import DeadlinePlan, DeadlineProcess
+from games.models.mail import DeliveryEvent, DevMail
 from games.models.play import (
     REPLY_KEY_LENGTH,
-    DeliveryEvent,
-    DevMail,
     Game,
     GameEvent,
     Invitation,

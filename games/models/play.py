@@ -166,6 +166,25 @@ class Game(models.Model):
     archive_token = models.CharField(
         max_length=32, unique=True, null=True, blank=True, editable=False
     )
+    # --- bots (games.core.bot_turns) ---------------------------------------------------
+    # The seats bots play: seat index -> level (games.bots.LEVELS). On the game's row,
+    # which every move locks and reads: whether a bot has a move due costs no query.
+    bots = models.JSONField(default=dict, editable=False)
+    bot_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How long a bot takes to answer, in seconds. Blank: a few minutes in a "
+        "game with deadlines, a few seconds without. Never past half the time left.",
+    )
+    # When the bots next look at the table (None: nothing for them to do), and when the
+    # sweep last handed that to a worker (as for reminders: tasks.sweep_deadlines).
+    bots_due_at = models.DateTimeField(null=True, blank=True, editable=False)
+    bots_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # How often each bot was asked this phase with nothing it had to do:
+    # {"since": phase_since, "asked": {seat index: times}} (games.bots.turns).
+    bot_asks = models.JSONField(default=dict, editable=False)
+    # A practice game (home page, "Play now"): one person against bots, no deadlines.
+    practice = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -184,6 +203,11 @@ class Game(models.Model):
                     phase_deadline__isnull=False,
                     deadline_claimed_until=None,
                 ),
+            ),
+            models.Index(
+                fields=["bots_due_at"],
+                name="game_bots_due",
+                condition=models.Q(bots_due_at__isnull=False),
             ),
         ]
 
@@ -286,6 +310,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.index + 1})"
+
+    @property
+    def bot(self) -> str:
+        """The level of the bot that plays this seat, or "" for a person."""
+        return self.game.bots.get(str(self.index), "")
 
 
 # HOT_APPEND_ONLY: the rows a deadline writes by the thousand in the same second (an
@@ -524,9 +553,11 @@ class Invitation(models.Model):
         EMAIL = "email", "Invited by email"
         LINK = "link", "Joined by link"
         ORGANIZER = "organizer", "The organizer"
+        BOT = "bot", "A bot"
 
     lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()  # lower case
+    email = models.EmailField(blank=True)  # lower case; blank for a bot
+    bot = models.CharField(max_length=20, blank=True)  # a bot's level (games.bots.LEVELS)
     name = models.CharField(max_length=60)
     via = models.CharField(max_length=10, choices=Via.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.INVITED)
@@ -544,56 +575,14 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["lobby", "position", "pk"]
         constraints = [
-            # One live invitation per address and lobby: nobody is invited twice.
+            # One live invitation per address and lobby: nobody is invited twice
+            # (bots have no address).
             models.UniqueConstraint(
                 fields=["lobby", "email"],
-                condition=~models.Q(status="removed"),
+                condition=~models.Q(status="removed") & ~models.Q(email=""),
                 name="one_invitation_per_address",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"
-
-
-class DevMail(models.Model):
-    """Messages caught by the development mailbox backend (never used in production)."""
-
-    to = models.TextField()
-    subject = models.CharField(max_length=200)
-    text = models.TextField()
-    html = models.TextField(blank=True)
-    headers = models.JSONField(default=dict)
-    # [{"filename", "mimetype", "content"}]; content is text, or base64 when "base64" is set.
-    attachments = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-
-
-class DeliveryEvent(models.Model):
-    """One tracking event an ESP reported (delivered, bounced, ...), stored once:
-    ESPs resend webhooks, so (esp, event_id) is unique."""
-
-    esp = models.CharField(max_length=30)
-    event_id = models.CharField(max_length=200)
-    event_type = models.CharField(max_length=20)
-    message_id = models.CharField(max_length=200, blank=True)
-    recipient = models.EmailField(blank=True)
-    reject_reason = models.CharField(max_length=20, blank=True)
-    description = models.CharField(max_length=300, blank=True)
-    occurred_at = models.DateTimeField(null=True, blank=True)
-    received_at = models.DateTimeField(auto_now_add=True)
-    email = models.ForeignKey(
-        OutboxEmail, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
-    )
-
-    class Meta:
-        ordering = ["-received_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["esp", "event_id"], name="unique_delivery_event"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.event_type} for {self.recipient or 'an email'}"

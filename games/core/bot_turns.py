@@ -1,0 +1,122 @@
+"""The bots' turn at a table: each bot seat that has something to do decides from
+what its seat may know (games.bots.seen_by) and moves through the path of every move
+(``game_writes.apply_move``), under the game's lock, with the emails its move owes the
+people at the table, in one transaction.
+
+The turn runs when the game's ``bots_due_at`` has come (games.core.bot_timing sets it
+with every write; the beat's sweep hands it to a worker: tasks.sweep_deadlines). In
+one turn each bot seat is asked once, in a random order, each seeing the moves of
+those asked before it. Whose decision it is follows games.bots.turns: a seat the
+phase waits for always answers; a seat with only optional moves (an offer it may
+make) is asked a few times a phase and may wait.
+
+A bot that raises, or whose command the engine refuses, is logged, and its seat
+plays its deadline default (a merchant still to speak says "no offer"), so the game
+goes on. A bot's move is not a person's: it does not count against the game's
+"nobody is playing" pause (timers._idle), and a bot gets no email.
+"""
+
+import logging
+import random
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.bots import bot, seen_by
+from games.bots.turns import OPTIONAL_MOVES, as_awaited, awaited_and_optional, fallback
+from games.core import bot_timing, standing
+from games.core.game_writes import apply_move, assign_fields, locked_game, retried_on_deadlock
+from games.models import Game, GameEvent
+
+log = logging.getLogger(__name__)
+
+
+def _decide(game: Game, state, seat: int, events: list, awaited: bool, rnd) -> dict | None:
+    level = game.bots[str(seat)]
+    try:
+        seen = seen_by(state, seat, events)
+        command = bot(level, rnd).decide(as_awaited(seen) if awaited else seen)
+    except Exception:
+        log.exception("game %s: the %s bot of seat %d raised; it plays its default",
+                      game.pk, level, seat)  # fmt: skip
+        return fallback(state, seat) if awaited else None
+    if command is None and awaited:
+        return fallback(state, seat)
+    return command
+
+
+def _move(game: Game, command: dict, now, seats: list):
+    """Apply a bot's command; one the engine refuses is logged and its seat's
+    default played instead. The accepted outcome, or None."""
+    state = game.engine_state()
+    outcome = apply_move(game, command, state.phase.since, now, seats)
+    if outcome.accepted:
+        return outcome
+    log.warning("game %s: a bot's command was refused (%s): %s", game.pk, outcome.code, command)
+    default = fallback(state, command["seat"])
+    if default is None:
+        return None
+    outcome = apply_move(game, default, state.phase.since, now, seats)
+    return outcome if outcome.accepted else None
+
+
+@retried_on_deadlock
+def play(game_id: int, now=None, rnd=None) -> int:
+    """The bots' turn at the game, if it is due: how many moves they made."""
+    now = now or timezone.now()
+    rnd = rnd or random.Random()
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.paused_at is not None
+            or not game.bots
+            or game.bots_due_at is None
+            or game.bots_due_at > now
+        ):
+            return 0
+        seats = list(game.seats.all())
+        events = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+        state = game.engine_state()
+        asked = bot_timing.asked_this_phase(game, state)
+        awaited, optional = awaited_and_optional(
+            engine.actions(state), bot_timing.bot_seats(game), asked
+        )
+        made = 0
+        for seat in rnd.sample(awaited + optional, len(awaited) + len(optional)):
+            state = game.engine_state()
+            if state.is_over() or game.paused_at is not None:
+                break
+            if not engine.actions(state)[seat]["moves"]:
+                continue  # a move made before it this turn closed its own
+            is_awaited = seat in awaited
+            command = _decide(game, state, seat, events, is_awaited, rnd)
+            if not is_awaited:
+                asked[seat] = asked.get(seat, 0) + 1 if command else OPTIONAL_MOVES
+            if command is None:
+                continue
+            outcome = _move(game, command, now, seats)
+            if outcome is None:
+                continue
+            made += 1
+            events += outcome.events
+            for followed in standing.follow(game, now, seats, after=outcome.events):
+                events += followed.events
+        _end_turn(game, asked, now)
+    log.info("game %s: the bots made %d moves", game_id, made)
+    return made
+
+
+def _end_turn(game: Game, asked: dict, now) -> None:
+    """Keep who was asked this phase, and when the bots look again: a move in this
+    turn set it (with the asks as they stood); none, and they wait for the table."""
+    state = game.engine_state()
+    fields = {
+        "bot_asks": {"since": state.phase.since, "asked": {str(s): n for s, n in asked.items()}},
+        "bots_queued_at": None,
+    }
+    assign_fields(game, fields)
+    fields["bots_due_at"] = bot_timing.due_at(game, state, now, game.phase_deadline)
+    Game.objects.filter(pk=game.pk).update(**fields)
+    assign_fields(game, fields)
