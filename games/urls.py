@@ -1,7 +1,17 @@
 from django.urls import path
 
 from games.organizer import page as organizer_page
-from games.web import archive, lobbies, my_games, resend_links, seat_settings, sign_in, talk, views
+from games.web import (
+    archive,
+    lobbies,
+    my_games,
+    practice,
+    resend_links,
+    seat_settings,
+    sign_in,
+    talk,
+    views,
+)
 
 app_name = "games"
 urlpatterns = [
@@ -14,6 +24,7 @@ urlpatterns = [
     path("my/daily/", my_games.daily, name="my-daily"),
     path("my/history/", my_games.history_page, name="my-history"),
     path("links/", resend_links.resend_links, name="resend-links"),
+    path("play-now/", practice.play_now, name="play-now"),
     path("new/", lobbies.new_game, name="new-game"),
     path("new/pace/", lobbies.pace_preview, name="pace-preview"),
     path("new/<int:pk>/", lobbies.lobby_page, name="lobby"),

@@ -1,9 +1,9 @@
 """Whose decision it is: the one rule of who a bot is asked next, shared by the arena
 (games/bots/arena.py) and the table (games.core.bot_turns).
 
-A seat the phase waits for is *awaited* (unless all it may do yet is make an
-offer), and so is a merchant who has not spoken yet in an inspection (their "no offer" or an offer lets the Sheriff decide their
-bag): asked, an awaited seat always answers. Any other seat with moves open (an
+A seat the phase waits for is *awaited* (unless all it may do yet is bargain), and so is a merchant who has not spoken yet in an inspection (their "no
+offer" or an offer lets the Sheriff decide their bag): asked, an awaited seat
+always answers. Any other seat with moves open (an
 offer it may make, an offer it may accept) is asked at most ``OPTIONAL_MOVES``
 times a phase, and may choose to wait.
 """
@@ -20,10 +20,14 @@ def to_speak(moves: list) -> bool:
     return any(m["type"] == "say_no_offer" for m in moves)
 
 
+# The moves of bargaining: none of them is what a phase waits for.
+BARGAINING = ("make_offer", "revise_offer", "withdraw_offer", "accept_offer", "refuse_offer")
+
+
 def only_offers(moves: list) -> bool:
-    """A Sheriff the phase waits for while no merchant has spoken yet may only make
-    demands: nothing they must do yet."""
-    return all(m["type"] == "make_offer" for m in moves)
+    """A Sheriff the phase waits for while no merchant has spoken yet may only
+    bargain (make, change or answer offers): nothing they must do yet."""
+    return all(m["type"] in BARGAINING for m in moves)
 
 
 def awaited_and_optional(open_moves: dict, seats, asked: dict) -> tuple[list, list]:

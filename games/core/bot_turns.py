@@ -77,7 +77,9 @@ def play(game_id: int, now=None, rnd=None) -> int:
         ):
             return 0
         seats = list(game.seats.all())
-        events = list(GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True))
+        events = list(
+            GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True)
+        )
         state = game.engine_state()
         asked = bot_timing.asked_this_phase(game, state)
         awaited, optional = awaited_and_optional(
@@ -103,20 +105,23 @@ def play(game_id: int, now=None, rnd=None) -> int:
             events += outcome.events
             for followed in standing.follow(game, now, seats, after=outcome.events):
                 events += followed.events
-        _end_turn(game, asked, now)
+        _end_turn(game, asked, now, made)
     log.info("game %s: the bots made %d moves", game_id, made)
     return made
 
 
-def _end_turn(game: Game, asked: dict, now) -> None:
-    """Keep who was asked this phase, and when the bots look again: a move in this
-    turn set it (with the asks as they stood); none, and they wait for the table."""
+def _end_turn(game: Game, asked: dict, now, made: int) -> None:
+    """Keep who was asked this phase, and when the bots look again: after their
+    moves, as any move sets it; after none, not before the table changes (each was
+    asked, and answered what it had to), so that no turn comes round for nothing."""
     state = game.engine_state()
     fields = {
         "bot_asks": {"since": state.phase.since, "asked": {str(s): n for s, n in asked.items()}},
         "bots_queued_at": None,
     }
     assign_fields(game, fields)
-    fields["bots_due_at"] = bot_timing.due_at(game, state, now, game.phase_deadline)
+    fields["bots_due_at"] = (
+        bot_timing.due_at(game, state, now, game.phase_deadline) if made else None
+    )
     Game.objects.filter(pk=game.pk).update(**fields)
     assign_fields(game, fields)

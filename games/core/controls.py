@@ -1,8 +1,9 @@
 """The organizer's controls: pause, resume, extend, advance now, cancel, resend
-an email, replace a player. Each takes the version the organizer's page showed:
-a double-submitted form finds the version moved on (every control writes a note
-to the game log) and does nothing the second time."""
+an email, replace a player, hand a seat to a bot. Each takes the version the
+organizer's page showed: a double-submitted form finds the version moved on (every
+control writes a note to the game log) and does nothing the second time."""
 
+import random
 from datetime import timedelta
 
 from django.db import transaction
@@ -11,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import engine
+from games.bots import LEVELS
+from games.bots.names import bot_names
 from games.core import deadlines, links, notifications, standing
 from games.core.game_setup import distinct_names, parse_player
 from games.core.game_writes import ServiceError, assign_fields, commit_state, locked_game, policy
@@ -47,6 +50,7 @@ def _control(
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", str(NOT_ACTIVE))
         fields = change(game) or {}
+        assign_fields(game, fields)  # the new state's timing reads them (the bots, say)
         command = {"type": "note", **note}
         state, events = engine.apply(game.engine_state(), command)
         for follow_up in then(state) if then else ():
@@ -55,7 +59,6 @@ def _control(
         commit_state(game, state, events, now)
         if fields:
             Game.objects.filter(pk=game.pk).update(**fields)
-            assign_fields(game, fields)
         if announce:
             notifications.record_notice(game, announce, f"note{state.seq}")
         standing.follow(game, now)  # a game resumed: instructions due meanwhile apply now
@@ -186,8 +189,8 @@ def replace_player(
     note = {"text": REPLACED.format(**params), "code": SEAT_REPLACED, "params": params}
 
     def change(game):
-        if seat.email.lower() != new.email.lower():  # the same person: the welcome says it
-            notifications.record_replaced(game, seat)
+        if seat.email and seat.email.lower() != new.email.lower():  # the same person: the
+            notifications.record_replaced(game, seat)  # welcome says it; a bot: no address
         Seat.objects.filter(pk=seat.pk).update(
             name=new.name,
             email=new.email,
@@ -201,9 +204,24 @@ def replace_player(
             autoreply_at=None,
             undeliverable_at=None,
         )
-        # The player who leaves takes their hidden standing instructions with them.
-        return {"standing": standing.without(game, seat.index)}
+        # The player who leaves takes their hidden standing instructions with them; a
+        # bot that leaves, its seat's level.
+        return {"standing": standing.without(game, seat.index), "bots": _without_bot(game, seat)}
 
+    game = _control(
+        seat.game_id, expected_version, note, change, now, then=_black_market_answer_off(seat)
+    )
+    seat.refresh_from_db()
+    with transaction.atomic():
+        notifications.record_welcome(game, seat, game.engine_state())
+    return seat
+
+
+def _without_bot(game: Game, seat: Seat) -> dict:
+    return {index: level for index, level in game.bots.items() if index != str(seat.index)}
+
+
+def _black_market_answer_off(seat: Seat):
     def answer_off(state):
         """...and their Black Market standing answer (public: the table reads it is off),
         which would otherwise seal the new player's claims and tell what their stand
@@ -212,8 +230,42 @@ def replace_player(
             return []
         return [{"type": "set_black_market_standing", "seat": seat.index, "standing": False}]
 
-    game = _control(seat.game_id, expected_version, note, change, now, then=answer_off)
+    return answer_off
+
+
+def hand_to_bot(seat_id: int, *, expected_version: int, level: str, now=None) -> Seat:
+    """A bot of ``level`` takes the seat (a player who left, or one away for long): as
+    for any replacement, every earlier link is revoked, the player who leaves is told so
+    at their address, and the table reads it in the log. The bot sits under a name
+    marked as a bot's; a person may take the seat back (``replace_player``)."""
+    now = now or timezone.now()
+    if level not in LEVELS:
+        raise ServiceError("no_such_bot", _("There is no such bot: choose one of the list."))
+    seat = Seat.objects.select_related("game").get(pk=seat_id)
+    if seat.bot:
+        raise ServiceError("already_a_bot", _("A bot plays this seat already."))
+    others = seat.game.seats.exclude(pk=seat.pk).values_list("name", flat=True)
+    name = bot_names([*others, seat.name], 1, random.SystemRandom())[0]
+    params = {"new": name, "seat": seat.index + 1, "old": seat.name}
+    note = {"text": REPLACED.format(**params), "code": SEAT_REPLACED, "params": params}
+
+    def change(game):
+        if seat.email:
+            notifications.record_replaced(game, seat)
+        Seat.objects.filter(pk=seat.pk).update(
+            name=name,
+            email="",
+            **links.rotated_secrets(),
+            notified_seq=0,
+            missed_in_a_row=0,
+            digest_hour=None,
+            away_from=None,
+            away_until=None,
+            reply_from_anyone=False,
+        )
+        bots = {**game.bots, str(seat.index): level}
+        return {"standing": standing.without(game, seat.index), "bots": bots}
+
+    _control(seat.game_id, expected_version, note, change, now, then=_black_market_answer_off(seat))
     seat.refresh_from_db()
-    with transaction.atomic():
-        notifications.record_welcome(game, seat, game.engine_state())
     return seat

@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.bots.names import is_bot_name
 from games.core import bot_timing, notifications
 from games.core.game_writes import assign_fields, phase_timing, store_events
-from games.bots.names import is_bot_name
 from games.engine import CARD_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES, BLACK_MARKET_VALUES
 from games.models import Game, Seat

@@ -26,6 +26,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.bots import LEVELS
+from games.bots.names import bot_names
 from games.core import game_setup, notifications, sign_in
 from games.core.game_setup import PlayerSpec
 from games.models import Invitation, Lobby, OutboxEmail, Person, SignIn
@@ -222,6 +224,37 @@ def _invite(lobby: Lobby, name: str, email: str, now) -> Invitation:
         created_at=now,
     )
     _owe_invitation(invitation, now)
+    return invitation
+
+
+def add_bot(lobby_id: int, level: str, now=None) -> Invitation:
+    """The organizer puts a bot of ``level`` in a free seat: it is in at once, under a
+    name marked as a bot's (games.bots.names). Removed, the seat is free again."""
+    now = _now(now)
+    if level not in LEVELS:
+        raise LobbyError(_("There is no such bot: choose one of the list."))
+    with transaction.atomic():
+        lobby = locked(lobby_id)
+        _open(lobby)
+        if promised(lobby, now) >= lobby.players:
+            raise LobbyError(
+                _("Every seat is taken or promised: remove someone before adding a bot.")
+            )
+        names = _live(lobby).values_list("name", flat=True)
+        invitation = Invitation.objects.create(
+            lobby=lobby,
+            email="",
+            name=bot_names(names, 1, secrets.SystemRandom())[0],
+            via=Invitation.Via.BOT,
+            bot=level,
+            status=Invitation.Status.ACCEPTED,
+            answered_at=now,
+            language=lobby.organizer_language,
+            position=_next_position(lobby),
+            created_at=now,
+        )
+        if is_full(lobby) and lobby.start_at is not None and lobby.start_at <= now:
+            _start(lobby, now)
     return invitation
 
 
@@ -480,7 +513,7 @@ def _start(lobby: Lobby, now):
     if lobby.random_order:
         secrets.SystemRandom().shuffle(seated)
     players = [
-        PlayerSpec(name=i.name, email=i.email, timezone=i.timezone, language=i.language)
+        PlayerSpec(name=i.name, email=i.email, timezone=i.timezone, language=i.language, bot=i.bot)
         for i in seated
     ]
     game = game_setup.create_game(

@@ -24,8 +24,8 @@ from games.models import Game, Person, Seat
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 DEPUTIES_PLAYERS = 6  # no first Sheriff: two Deputies are drawn each round
 # The Game's settings a new game takes from the old one: its deadlines (as
-# create_game's ``timing``) and its table talk.
-CARRIED_SETTINGS = (*game_setup.TIMING_FIELDS, *game_setup.TALK_FIELDS)
+# create_game's ``timing``), its table talk and its bots' pace.
+CARRIED_SETTINGS = (*game_setup.TIMING_FIELDS, *game_setup.TALK_FIELDS, "bot_seconds")
 
 
 class RematchError(ValueError):
@@ -111,6 +111,7 @@ def play_again(
             config=_config(old, len(seats), kept, rotate_sheriff),
             organizer_email=old.organizer_email,
             timing={field: getattr(old, field) for field in CARRIED_SETTINGS},
+            practice=old.practice,
             now=now,
         )  # seed None: a new secret one, never the old
         Game.objects.filter(pk=old.pk).update(rematch=new)
@@ -133,7 +134,11 @@ def check_finished(game: Game) -> None:
 
 def _player(seat: Seat) -> PlayerSpec:
     return PlayerSpec(
-        name=seat.name, email=seat.email, timezone=seat.timezone, language=seat.language
+        name=seat.name,
+        email=seat.email,
+        timezone=seat.timezone,
+        language=seat.language,
+        bot=seat.bot,  # a bot plays again too, at the same level
     )
 
 

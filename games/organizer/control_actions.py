@@ -1,5 +1,5 @@
 """One organizer's control, as a form posts it: pause, resume, extend, advance,
-cancel, replace a player or resend a seat's email, at the version the page was
+cancel, replace a player, hand a seat to a bot or resend a seat's email, at the version the page was
 rendered for. The admin's Controls panel and the organizer's own page both post
 here; the writes, their log notes and the players' emails are games.core.controls'.
 
@@ -161,10 +161,29 @@ def _replace(game, data, version, zone, when):
     return Outcome(True, text % said)
 
 
+def _to_bot(game, data, version, zone, when):
+    seat = _seat(game, data)
+    if seat is None:
+        return _refused(NO_SUCH_SEAT)
+    old_name, old_email = seat.name, seat.email
+    seat = controls.hand_to_bot(seat.pk, expected_version=version, level=data.get("level", ""))
+    said = {"new": seat.name, "seat": seat.index + 1, "old": old_name}
+    if old_email:
+        text = _(
+            "%(new)s now plays seat %(seat)d instead of %(old)s; the old links no longer "
+            "work and %(old)s was told so. A person can take the seat back with Replace player."
+        )
+    else:
+        text = _("%(new)s now plays seat %(seat)d instead of %(old)s.")
+    return Outcome(True, text % said)
+
+
 def _resend(game, data, version, zone, when):
     seat = _seat(game, data)
     if seat is None:
         return _refused(NO_SUCH_SEAT)
+    if not seat.email:
+        return _refused(_("A bot gets no email; nothing was done."))
     controls.resend_email(seat.pk, expected_version=version)
     text = _("%(name)s was sent their current email (with their link) again.")
     return Outcome(True, text % {"name": seat.name})
@@ -183,5 +202,6 @@ CONTROL = {
     "advance": _advance,
     "cancel": _cancel,
     "replace": _replace,
+    "to_bot": _to_bot,
     "resend": _resend,
 }

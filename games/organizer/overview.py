@@ -10,6 +10,7 @@ from games.core import deadlines
 from games.models import Game, GameEvent
 from games.organizer import labels
 from games.organizer.control_actions import MAX_EXTENSION_HOURS
+from games.present import bot_levels
 
 
 def overview(game: Game, zone: str, when=deadlines.format_for) -> dict:
@@ -33,8 +34,13 @@ def overview(game: Game, zone: str, when=deadlines.format_for) -> dict:
         "paused_at": moment(game.paused_at, zone) if game.paused_at else "",
         "max_hours": MAX_EXTENSION_HOURS,
         "seats": [
-            {"seat": seat, "delivery": labels.delivery(seat, zone, moment)}
+            {
+                "seat": seat,
+                "bot": bot_levels.short(seat.bot) if seat.bot else "",
+                "delivery": "" if seat.bot else labels.delivery(seat, zone, moment),
+            }
             for seat in game.seats.all()
         ],
+        "bot_levels": bot_levels.CHOICES,
         "log": labels.game_log(state, events.iterator(chunk_size=500), names),
     }

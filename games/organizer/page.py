@@ -1,9 +1,10 @@
 """The organizer's own page for their game, on the players' site and phone-first:
 where the game stands, its players and their email delivery, the log as a
 spectator knows it, and the controls (pause, resume, extend, advance now, replace
-a player, cancel, resend an email), each through games.organizer.control_actions
-as the admin's are, with the same effects and the same emails to the players;
-once the game is over, a new game with the same players (play_again).
+a player, hand a seat to a bot, cancel, resend an email), each through
+games.organizer.control_actions as the admin's are, with the same effects and the
+same emails to the players; once the game is over, a new game with the same players
+(play_again).
 
 Only a signed-in person whose address is the game's organizer's may see or use
 it. Anyone else signed in gets the same "not found" as for a game that does not
@@ -32,7 +33,9 @@ from games.present.page_language import browser_language, in_language
 from games.words import i18n
 
 # What a refused form sends back into the page: its fields, cut to a field's length.
-SENT_FIELDS = ("action", "seat", "name", "email", "timezone", "hours", "message", "reason")
+SENT_FIELDS = (
+    *("action", "seat", "name", "email", "timezone", "hours", "message", "reason", "level"),
+)
 SENT_LENGTH = 254
 
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import lobbies, people, sign_in
 from games.models import Invitation, Lobby
-from games.present import pace
+from games.present import bot_levels, pace
 from games.present.clock import ZONES
 from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web import sign_in as sign_in_pages
@@ -27,7 +27,10 @@ from games.web.new_game import NewTableForm
 from games.web.views import _private
 from sheriff_pbem.security import client_ip
 
-LOBBY_ACTIONS = ("invite", "remove", "resend", "fill", "start", "cancel", "close_link", "open_link")
+LOBBY_ACTIONS = (
+    *("invite", "remove", "resend", "fill", "add_bot", "start", "cancel"),
+    *("close_link", "open_link"),
+)
 
 
 def _signed_in(request) -> str | None:
@@ -155,6 +158,8 @@ def lobby_page(request, pk: int):
         **facts(lobby),
         "invitations": list(shown),
         "invite_form": InviteForm(),
+        "bot_levels": bot_levels.CHOICES,
+        "bot_level_words": bot_levels.short,
         "action_url": reverse("games:lobby-action", args=[lobby.pk]),
         "join_url": settings.SITE_URL + reverse("games:join", args=[lobby.join_token]),
         "open": lobby.status == Lobby.Status.OPEN,
@@ -219,6 +224,9 @@ def _act(request, lobby: Lobby, action: str) -> str:
         else:
             lobbies.invite(lobby.pk, invitee.name, invitee.email)
         return _("%(name)s is invited: an email is on its way.") % {"name": invitee.name}
+    if action == "add_bot":
+        invitation = lobbies.add_bot(lobby.pk, request.POST.get("level", ""))
+        return _("%(name)s takes a seat.") % {"name": invitation.name}
     if action == "remove":
         invitation = lobbies.remove(_invitation_of(lobby, request).pk)
         return _("%(name)s's invitation is withdrawn.") % {"name": invitation.name}

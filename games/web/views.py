@@ -59,6 +59,7 @@ def home_page(request, links_form=None, status: int = 200):
         "links_url": reverse("games:resend-links"),
         "links_form": links_form,
         "new_game_url": url_if_any("games:new-game"),
+        "play_now_url": url_if_any("games:play-now"),
     }
     return in_language(request, "home.html", context, status)
 
