@@ -86,7 +86,8 @@ def perform(game: Game, data, zone: str, when=deadlines.format_for) -> Outcome:
     try:
         return CONTROL[action](game, data, version, zone, when)
     except game_writes.ServiceError as error:  # e.g. the game changed meanwhile
-        return Outcome(False, error.message, 400 if error.code == "bad_extension" else 409)
+        said_wrong = error.code in ("bad_extension", "no_such_bot")  # the form, not the game
+        return Outcome(False, error.message, 400 if said_wrong else 409)
     except EngineError as error:
         return Outcome(False, refusal_messages.message(error), 409)
 

@@ -63,6 +63,8 @@ def history(email: str) -> History:
                     "winner": sheet["winner"],
                     "awards": [str(AWARD_TITLES[key]) for key in earned],
                     "link": links.seat_path(seat),
+                    "bots": len(game.bots),  # the bots the player played with
+                    "practice": game.practice,
                 }
             )
     return result

@@ -222,7 +222,15 @@ def _show(
     chosen = talk_chosen or {"about": request.GET.get("talk_about", "")}
     context["talk"].update(talk_panel.form_choices(game, seat, seats, view, chosen))
     context["talk_text"] = talk_text
+    context["bots_playing"] = bots_playing(game)
     return render(request, "seat.html", context, using="jinja")
+
+
+def bots_playing(game) -> bool:
+    """A practice game whose bots are about to move: the page says so, and its script
+    shows their moves within seconds (static/games/bots_wait.js)."""
+    playing = game.status == game.Status.ACTIVE and game.paused_at is None
+    return game.practice and playing and game.bots_due_at is not None
 
 
 def _next_game(request, seat):

@@ -66,6 +66,14 @@ def test_a_newcomer_plays_now_against_bots_to_the_final_page(phone):
     main = page.inner_text("main")
     assert main.count("(bot)") >= 3, main[:600]
 
+    # Its first move made, the newcomer waits: the bots' moves show by themselves.
+    play_whatever_is_asked(phone, table, 1, "practice-")
+    assert "The bots are playing" in page.inner_text("#bots-playing")
+    with page.expect_navigation(timeout=15_000):
+        bots_play(game.pk)  # meanwhile, the worker's turn for the bots
+    phone.check("bots-moved")
+    assert not page.locator("#bots-playing").count()
+
     for turn in range(200):
         bots_play(game.pk)
         if Game.objects.get(pk=game.pk).status != Game.Status.ACTIVE:

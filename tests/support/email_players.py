@@ -12,7 +12,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from games.core import game_setup
+from games.core import bot_turns, game_setup
 from games.engine import CARD_TYPES, awaiting, project_log
 from games.engine.invariants import hidden_perturbation
 from games.mail import emails
@@ -278,6 +278,17 @@ TABLE_TALK = [
 ]
 
 
+def bots_turn(game: Game, rnd: random.Random) -> bool:
+    """The bots' turn at the table if one is coming (its time forced to come); True
+    if they moved."""
+    due = Game.objects.values_list("bots_due_at", flat=True).get(pk=game.pk)
+    if due is None:
+        return False
+    made = bot_turns.play(game.pk, now=due, rnd=rnd)
+    deliver_pending()
+    return made > 0
+
+
 def play_through_email(
     players_count: int,
     edition: int,
@@ -287,15 +298,20 @@ def play_through_email(
     languages=(),
     watch=None,
     organizer_email: str = "",
+    bots=None,
 ):
     """Play a whole game through the emails. ``languages``: each seat's, in seat
-    order (default English); ``watch(game)`` is called after every move."""
+    order (default English); ``watch(game)`` is called after every move. ``bots``:
+    seat index -> level, for the seats bots play (their turns as the worker runs
+    them, their time forced to come)."""
+    bots = bots or {}
     specs = [
         game_setup.PlayerSpec(
-            n,
-            f"{n.lower()}@example.org",
+            f"{n} (bot)" if i in bots else n,
+            "" if i in bots else f"{n.lower()}@example.org",
             "Europe/Paris",
             language=languages[i] if i < len(languages) else "en",
+            bot=bots.get(i, ""),
         )
         for i, n in enumerate(NAMES[:players_count])
     ]
@@ -307,14 +323,16 @@ def play_through_email(
     rnd = random.Random(rnd_seed)
     secrets = []  # (author, reader, text) of each private message said
     deliver_pending()
-    players = [Player(game, i, rnd) for i in range(players_count)]
+    players = [Player(game, i, rnd) for i in range(players_count) if i not in bots]
     steps = 0
     while Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE:
         steps += 1
         assert steps < 3000, "the game did not finish"
+        moved = bots_turn(game, rnd)
         game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
         round_no = game.state["round"]
-        moved = False
         for player in rnd.sample(players, len(players)):
             if player.mails and player.act(round_no):
                 moved = True
