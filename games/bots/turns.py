@@ -1,11 +1,11 @@
 """Whose decision it is: the one rule of who a bot is asked next, shared by the arena
 (games/bots/arena.py) and the table (games.core.bot_turns).
 
-A seat the phase waits for is *awaited* (unless all it may do yet is bargain), and so is a merchant who has not spoken yet in an inspection (their "no
-offer" or an offer lets the Sheriff decide their bag): asked, an awaited seat
-always answers. Any other seat with moves open (an
-offer it may make, an offer it may accept) is asked at most ``OPTIONAL_MOVES``
-times a phase, and may choose to wait.
+A seat the phase waits for is *awaited* (unless all it may do yet is bargain), and
+so is a merchant who has not spoken yet in an inspection (their "no offer" or an
+offer lets the Sheriff decide their bag): asked, an awaited seat always answers.
+Any other seat with moves open (an offer it may make, an offer it may accept) is
+asked at most ``OPTIONAL_MOVES`` times a phase, and may choose to wait.
 """
 
 import dataclasses
