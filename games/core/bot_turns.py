@@ -12,10 +12,12 @@ make) is asked a few times a phase and may wait.
 
 A bot that raises, or whose command the engine refuses, is logged, and its seat
 plays its deadline default (a merchant still to speak says "no offer"), so the game
-goes on. A bot's move is not a person's: it does not count against the game's
+goes on. Now and then a bot says a line that fits its move (games.words.bot_lines).
+A bot's move is not a person's: it does not count against the game's
 "nobody is playing" pause (timers._idle), and a bot gets no email.
 """
 
+import contextlib
 import logging
 import random
 
@@ -25,9 +27,16 @@ from django.utils import timezone
 from games import engine
 from games.bots import bot, seen_by
 from games.bots.turns import OPTIONAL_MOVES, as_awaited, awaited_and_optional, fallback
-from games.core import bot_timing, standing
-from games.core.game_writes import apply_move, assign_fields, locked_game, retried_on_deadlock
+from games.core import bot_timing, standing, talk
+from games.core.game_writes import (
+    ServiceError,
+    apply_move,
+    assign_fields,
+    locked_game,
+    retried_on_deadlock,
+)
 from games.models import Game, GameEvent
+from games.words import bot_lines
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +53,17 @@ def _decide(game: Game, state, seat: int, events: list, awaited: bool, rnd) -> d
     if command is None and awaited:
         return fallback(state, seat)
     return command
+
+
+def _say(game: Game, seats: list, command: dict, now, rnd) -> None:
+    """Now and then a line at the table after a move (games.words.bot_lines), in the
+    bot's language; none where talk is closed, or too fast."""
+    seat = seats[command["seat"]]
+    line = bot_lines.line_for(command["type"], seat.language, rnd)
+    if line is None:
+        return
+    with contextlib.suppress(ServiceError):  # talk is off now, or the bot spoke too often
+        talk.post(seat, line, now)
 
 
 def _move(game: Game, command: dict, now, seats: list):
@@ -103,6 +123,7 @@ def play(game_id: int, now=None, rnd=None) -> int:
                 continue
             made += 1
             events += outcome.events
+            _say(game, seats, command, now, rnd)
             for followed in standing.follow(game, now, seats, after=outcome.events):
                 events += followed.events
         _end_turn(game, asked, now, made)

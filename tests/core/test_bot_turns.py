@@ -139,3 +139,25 @@ def test_the_sweep_hands_a_due_bots_turn_to_a_worker_once(settings, monkeypatch)
     assert timer_tasks.play_bots(game.pk) == 3  # the worker's turn: every merchant's market
     game.refresh_from_db()
     assert game.bots_queued_at is None and game.bots_due_at is not None  # the load is next
+
+
+def test_bots_talk_now_and_then_in_their_language_from_the_table_alone(monkeypatch):
+    from django.utils import translation
+
+    from games.models import TalkMessage
+    from games.words import bot_lines
+
+    monkeypatch.setattr(bot_lines, "CHANCE", 1.0)
+    spanish = [PlayerSpec(name=p.name, email="", language="es", bot="smuggler") for p in _bots(4)]
+    game = _game(spanish)
+    rnd = random.Random(5)
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.engine_state().round > 1 or game.status != Game.Status.ACTIVE:
+            break
+        _turn(game, rnd)
+    said = set(TalkMessage.objects.filter(game=game).values_list("text", flat=True))
+    with translation.override("es"):
+        table = {str(line) for lines in bot_lines.LINES.values() for line in lines}
+    assert said and said <= table
+    assert not OutboxEmail.objects.filter(game=game).exists()
