@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 from django.core.validators import MaxValueValidator
 from django.utils.text import format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -122,6 +122,26 @@ class PileField(forms.CharField):
 
 # The new-game form's yes-or-no options, named as GameConfig names them.
 BOOLEAN_OPTIONS = ("royal_goods", "seven_card_hand", "remove_ten", "black_market")
+
+
+def edition_field() -> forms.TypedChoiceField:
+    """The edition, as the new-game form and "Play now" offer it."""
+    return forms.TypedChoiceField(
+        label=gettext_lazy("Edition"),
+        choices=[(2, gettext_lazy("2nd edition (2020)")), (1, gettext_lazy("1st edition"))],
+        coerce=int,
+        initial=2,
+    )
+
+
+def black_market_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Black Market"),
+        help_text=gettext_lazy(
+            "2nd edition: a merchant may trade 3 contraband of a kind for a Black Market card."
+        ),
+    )
 
 
 def checked(check, value):

@@ -22,7 +22,9 @@ from games.present.game_fields import (
     GameNameMixin,
     PileField,
     RulesMixin,
+    black_market_field,
     checked,
+    edition_field,
 )
 
 FIRST_GAME = {
@@ -68,12 +70,7 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
         coerce=lambda value: value == "1",
         initial="1",
     )
-    edition = forms.TypedChoiceField(
-        label=gettext_lazy("Edition"),
-        choices=[(2, gettext_lazy("2nd edition (2020)")), (1, gettext_lazy("1st edition"))],
-        coerce=int,
-        initial=2,
-    )
+    edition = edition_field()
     first_sheriff = forms.IntegerField(
         min_value=1,
         max_value=6,
@@ -87,13 +84,7 @@ class NewTableForm(GameNameMixin, RulesMixin, DeadlineSettingsMixin, forms.Model
     royal_goods = forms.BooleanField(required=False, label=gettext_lazy("Royal Goods"))
     seven_card_hand = forms.BooleanField(required=False, label=gettext_lazy("Seven Card Hand"))
     remove_ten = forms.BooleanField(required=False, label=gettext_lazy("Remove 10 Cards"))
-    black_market = forms.BooleanField(
-        required=False,
-        label=gettext_lazy("Black Market"),
-        help_text=gettext_lazy(
-            "2nd edition: a merchant may trade 3 contraband of a kind for a Black Market card."
-        ),
-    )
+    black_market = black_market_field()
     black_market_pepper = PileField("pepper")
     black_market_mead = PileField("mead")
     black_market_silk = PileField("silk")

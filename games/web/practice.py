@@ -14,7 +14,7 @@ from games import engine
 from games.core import game_setup, links, people, practice
 from games.present import bot_levels
 from games.present.clock import ZONES
-from games.present.game_fields import checked
+from games.present.game_fields import black_market_field, checked, edition_field
 from games.present.page_language import browser_language, in_browser_language
 from games.web.lobbies import _render, _signed_in, _to_sign_in
 
@@ -31,19 +31,8 @@ class PracticeForm(forms.Form):
     level = forms.ChoiceField(
         label=gettext_lazy("The bots"), choices=bot_levels.CHOICES, initial=bot_levels.DEFAULT
     )
-    edition = forms.TypedChoiceField(
-        label=gettext_lazy("Edition"),
-        choices=[(2, gettext_lazy("2nd edition (2020)")), (1, gettext_lazy("1st edition"))],
-        coerce=int,
-        initial=2,
-    )
-    black_market = forms.BooleanField(
-        required=False,
-        label=gettext_lazy("Black Market"),
-        help_text=gettext_lazy(
-            "2nd edition: a merchant may trade 3 contraband of a kind for a Black Market card."
-        ),
-    )
+    edition = edition_field()
+    black_market = black_market_field()
     # The person's zone, as their device says (the page's script fills it in).
     my_timezone = forms.Field(required=False, widget=forms.HiddenInput)
 
