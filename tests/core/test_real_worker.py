@@ -170,3 +170,20 @@ def test_a_reminder_is_sent_exactly_once(worker):
     assert reminders.count() == 2
     sent = [m for m in mail.outbox if "Reminder" in m.body]
     assert sorted(m.to[0] for m in sent) == ["ben@example.org", "cid@example.org"]
+
+
+def test_a_practice_games_bots_move_within_seconds_with_the_worker(worker):
+    """Bots (a seat played by a bot, no deadlines): the sweep hands their turn to the
+    worker once its few seconds have passed, Redis flushed meanwhile or not."""
+    bots = [
+        game_setup.PlayerSpec(f"{n} (bot)", "", bot="smuggler") for n in ("Tuck", "Much", "Will")
+    ]
+    game = game_setup.create_game(
+        name="Practice", players=bots, config={"edition": 2}, seed="e5" * 32,
+        timing={"deadline_mode": "none", "bot_seconds": 1},
+    )  # fmt: skip
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    with Beat():
+        waited = wait_for(lambda: phase(game) == "inspection", 15)
+    assert waited < 12  # the market's and the load's turns, a second or so each
+    assert GameEvent.objects.filter(game=game, type="set_aside_submitted").count() == 2
