@@ -43,7 +43,7 @@ def record_daily(now) -> list:
 def _in_play(addresses: set) -> set:
     """Of these (lower-case) addresses, those with a game in play, as a seat or as
     its organizer, and whose mail is not refused."""
-    active = Game.objects.filter(status=Game.Status.ACTIVE)
+    active = Game.objects.filter(status=Game.Status.ACTIVE, practice=False)  # never mailed
     seats = Seat.objects.filter(game__in=active).annotate(address=Lower("email"))
     seats = seats.filter(address__in=addresses)
     playing = set(seats.values_list("address", flat=True))

@@ -245,7 +245,7 @@ def record_talk(game: Game, message, state) -> list:
     wanted = [
         _owed_email(game, seat, TALK, f"talk{message.pk}")
         for seat in readers
-        if not seat.bot
+        if mailed(game, seat.index)
         and talk_wanted(seat, message, state)
         and talk_reads.visible_to(seat).filter(pk=message.pk).exists()
     ]
@@ -278,7 +278,7 @@ def emails_owed(moves: list) -> list:
     for game, seats, state, events in moves:
         by_index = {seat.index: seat for seat in seats}
         for index, (kind, cause) in sorted(owed(state, events).items()):
-            if str(index) not in game.bots and wanted(by_index[index], kind, state):
+            if mailed(game, index) and wanted(by_index[index], kind, state):
                 rows.append(_owed_email(game, by_index[index], kind, cause))
     return rows
 
@@ -490,11 +490,16 @@ def _owed_email(game: Game, seat: Seat, kind: str, cause: str) -> OutboxEmail:
     )
 
 
+def mailed(game: Game, index: int) -> bool:
+    """Does the seat get the game's emails? Not a bot's seat, and nobody in a practice
+    game (the bots answer within seconds: its player is at the table, and finds it on
+    My games)."""
+    return not game.practice and str(index) not in game.bots
+
+
 def _record_all(wanted: list) -> list:
-    """Owe the emails (game, seat, kind, cause); none to a bot's seat."""
-    return save_owed(
-        [_owed_email(*owed) for owed in wanted if str(owed[1].index) not in owed[0].bots]
-    )
+    """Owe the emails (game, seat, kind, cause) to the seats that get them (``mailed``)."""
+    return save_owed([_owed_email(*owed) for owed in wanted if mailed(owed[0], owed[1].index)])
 
 
 def save_owed(emails: list) -> list:
