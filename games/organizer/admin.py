@@ -169,6 +169,14 @@ class GameAdmin(OrganizerControls, OwnFiltersOnly, admin.ModelAdmin):
                     "phase keeps its deadline (use Extend in the controls to move it).",
                 },
             ),
+            (
+                "Bots",
+                {
+                    "fields": ("bot_seconds",),
+                    "description": "How long the bots at this table take to answer; the "
+                    "organizer's page hands a seat to a bot. Applies from the next move on.",
+                },
+            ),
         )
 
     def get_inlines(self, request, obj):

@@ -89,7 +89,7 @@ class NewGameForm(GameFieldsMixin, RulesMixin, DeadlineSettingsMixin, forms.Mode
 
     class Meta:
         model = Game
-        fields = ("name", "organizer_email", *TIMING_FIELDS)
+        fields = ("name", "organizer_email", *TIMING_FIELDS, "bot_seconds")
         labels = TIMING_LABELS
 
     def clean_players(self):
@@ -119,5 +119,5 @@ class GameSettingsForm(GameFieldsMixin, DeadlineSettingsMixin, forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = ("name", "organizer_email", *TIMING_FIELDS)
+        fields = ("name", "organizer_email", *TIMING_FIELDS, "bot_seconds")
         labels = TIMING_LABELS

@@ -117,7 +117,7 @@ def test_the_new_game_has_the_same_players_rules_and_deadlines_and_a_new_seed(or
     assert new.config["black_market_values"]["pepper"] == [40, 33]
     for field in (*TIMING_FIELDS, *TALK_FIELDS):
         assert getattr(new, field) == getattr(old, field), field
-    assert set(rematch.CARRIED_SETTINGS) == {*TIMING_FIELDS, *TALK_FIELDS}
+    assert set(rematch.CARRIED_SETTINGS) == {*TIMING_FIELDS, *TALK_FIELDS, "bot_seconds"}
     assert new.engine_state().seed != fresh(old).engine_state().seed
     assert new.seed_sha256 != old.seed_sha256
     assert new.phase_deadline > timezone.now()  # its own first deadline, from now
