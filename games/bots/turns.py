@@ -20,14 +20,16 @@ def to_speak(moves: list) -> bool:
     return any(m["type"] == "say_no_offer" for m in moves)
 
 
-# The moves of bargaining: none of them is what a phase waits for.
-BARGAINING = ("make_offer", "revise_offer", "withdraw_offer", "accept_offer", "refuse_offer")
+def bargains(move: dict) -> bool:
+    """A move about offers: it names the offers it may touch or the seats it may make
+    one to (the engine's move descriptions, games.engine.actions)."""
+    return "offers" in move or "to" in move
 
 
 def only_offers(moves: list) -> bool:
     """A Sheriff the phase waits for while no merchant has spoken yet may only
     bargain (make, change or answer offers): nothing they must do yet."""
-    return all(m["type"] in BARGAINING for m in moves)
+    return all(bargains(m) for m in moves)
 
 
 def awaited_and_optional(open_moves: dict, seats, asked: dict) -> tuple[list, list]:

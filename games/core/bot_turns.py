@@ -55,11 +55,10 @@ def _decide(game: Game, state, seat: int, events: list, awaited: bool, rnd) -> d
     return command
 
 
-def _say(game: Game, seats: list, command: dict, now, rnd) -> None:
-    """Now and then a line at the table after a move (games.words.bot_lines), in the
-    bot's language; none where talk is closed, or too fast."""
-    seat = seats[command["seat"]]
-    line = bot_lines.line_for(command["type"], seat.language, rnd)
+def _say(seat, events, now, rnd) -> None:
+    """Now and then a line at the table after a bot's move (games.words.bot_lines), in
+    the bot's language; none where talk is closed, or too fast."""
+    line = bot_lines.line_for(events, seat.language, rnd)
     if line is None:
         return
     with contextlib.suppress(ServiceError):  # talk is off now, or the bot spoke too often
@@ -123,7 +122,7 @@ def play(game_id: int, now=None, rnd=None) -> int:
                 continue
             made += 1
             events += outcome.events
-            _say(game, seats, command, now, rnd)
+            _say(seats[command["seat"]], outcome.events, now, rnd)
             for followed in standing.follow(game, now, seats, after=outcome.events):
                 events += followed.events
         _end_turn(game, asked, now, made)

@@ -1,8 +1,8 @@
 """What a bot may say at the table: a few short lines that fit the move it just made,
 from this table alone (never free text), in the bot's language.
 
-A line is drawn by the move's type and the bot's random source only, never by its
-cards or its bag: a smuggler and an honest trader saying "no offer" say the same
+A line is drawn by the kind of the move's public events and the bot's random source
+only, never by its cards or its bag: a smuggler and an honest trader saying "no offer" say the same
 lines at the same rate, so the talk tells nothing the move did not.
 """
 
@@ -11,33 +11,56 @@ from django.utils.translation import gettext_lazy
 
 CHANCE = 0.2  # of a line after a move that has lines
 
+# The moments a bot's move makes (by the events it made), and what may be said then.
 LINES = {
-    "make_offer": (
+    "bribe": (
         gettext_lazy("A fair price for a quiet road, Sheriff."),
         gettext_lazy("Let's make this easy for both of us."),
         gettext_lazy("Gold speaks louder than a search."),
     ),
-    "say_no_offer": (
+    "demand": (
+        gettext_lazy("Pay up, or I open it."),
+        gettext_lazy("A small toll for the King's road."),
+    ),
+    "no_offer": (
         gettext_lazy("Nothing to hide. Open it if you like."),
         gettext_lazy("I pay no bribes."),
         gettext_lazy("Just honest goods for the market."),
     ),
-    "inspect_bag": (
+    "inspect": (
         gettext_lazy("Let's have a look inside."),
         gettext_lazy("Rules are rules."),
     ),
-    "pass_bag": (
+    "pass": (
         gettext_lazy("On your way, then."),
         gettext_lazy("Go on, the market is waiting."),
     ),
-    "accept_offer": (gettext_lazy("A deal it is."),),
-    "refuse_offer": (gettext_lazy("Not for that price."),),
+    "deal": (gettext_lazy("A deal it is."),),
+    "refused": (gettext_lazy("Not for that price."),),
+}
+MOMENTS = {
+    "no_offer_said": "no_offer",
+    "bag_inspected": "inspect",
+    "bag_passed": "pass",
+    "deal_made": "deal",
+    "offer_refused": "refused",
 }
 
 
-def line_for(move: str, language: str, rnd) -> str | None:
-    """A line for the move just made, now and then; None most of the time."""
-    lines = LINES.get(move)
+def moment(events) -> str | None:
+    """The moment the bot's own move made, from its events' public types alone."""
+    for event in events:
+        if event["type"] == "offer_made":
+            offer = event["offer"]
+            return "bribe" if offer["proposer"] == offer["payer"] else "demand"
+        if event["type"] in MOMENTS:
+            return MOMENTS[event["type"]]
+    return None
+
+
+def line_for(events, language: str, rnd) -> str | None:
+    """A line for the move that made ``events``, now and then; None most of the time."""
+    lines = LINES.get(moment(events))
     if not lines or rnd.random() >= CHANCE:
         return None
     with translation.override(language):

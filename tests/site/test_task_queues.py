@@ -14,7 +14,7 @@ from sheriff_pbem.celery import app
 
 ROOT = settings.BASE_DIR
 DEADLINE_TASKS = (
-    *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining"),
+    *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining", "play_bots"),
     "check_mail_backlog",
 )
 EMAIL_TASKS = ("send_emails", "sweep_outbox")
