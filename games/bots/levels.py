@@ -63,6 +63,11 @@ def _undecided(seen, merchant: int, inspector=None) -> bool:
     return all(calls.get(d) is None for d in named)
 
 
+def _payable(seen, offer: dict) -> bool:
+    """The offer's payer still holds the gold it names (every purse is public)."""
+    return offer["terms"].get("gold", 0) <= seen.view["players"][offer["payer"]]["gold"]
+
+
 def _is_inspector(seen) -> bool:
     me = seen.view["players"][seen.seat]
     return me["is_sheriff"] or me.get("is_deputy", False)
@@ -204,8 +209,10 @@ class HonestTrader(Bot):
         taken = []
         for choice in seen.move("accept_offer")["offers"]:
             offer = _offer(seen, choice["offer"])
-            gold = offer["terms"].get("gold", 0) if offer else 0
-            if gold > 0 if _is_inspector(seen) else gold <= min(1, seen.gold):
+            if offer is None or not _payable(seen, offer):
+                continue
+            gold = offer["terms"].get("gold", 0)
+            if gold > 0 if _is_inspector(seen) else gold <= 1:
                 taken.append(choice)
         return taken
 
@@ -384,7 +391,7 @@ class Smuggler(HonestTrader):
     def _bribe_worth_taking(self, seen) -> bool:
         for choice in seen.move("accept_offer")["offers"]:
             offer = _offer(seen, choice["offer"])
-            if offer is None:
+            if offer is None or not _payable(seen, offer):
                 continue
             merchant = offer["payer"]
             if offer["terms"].get("gold", 0) >= self._inspection_worth(seen, merchant):
@@ -397,7 +404,7 @@ class Smuggler(HonestTrader):
 
         def gold(choice):
             offer = _offer(seen, choice["offer"])
-            return offer["terms"].get("gold", 0) if offer else 0
+            return offer["terms"].get("gold", 0) if offer and _payable(seen, offer) else -1
 
         return {**max(move["offers"], key=gold), "pile": 0}
 

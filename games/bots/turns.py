@@ -3,7 +3,8 @@
 
 A seat the phase waits for is *awaited* (unless all it may do yet is bargain), and
 so is a merchant who has not spoken yet in an inspection (their "no offer" or an
-offer lets the Sheriff decide their bag): asked, an awaited seat always answers.
+offer lets the Sheriff decide their bag), and a seat an offer or a demand waits on:
+asked, an awaited seat always answers.
 Any other seat with moves open (an offer it may make, an offer it may accept) is
 asked at most ``OPTIONAL_MOVES`` times a phase, and may choose to wait.
 """
@@ -18,6 +19,12 @@ OPTIONAL_MOVES = 3  # times a seat is asked in one phase when nothing waits for 
 def to_speak(moves: list) -> bool:
     """A merchant whose word (an offer or "no offer") the Sheriff waits for."""
     return any(m["type"] == "say_no_offer" for m in moves)
+
+
+def to_answer(moves: list) -> bool:
+    """An offer or a demand made to the seat waits for its answer (accept or refuse),
+    as a person's email asks for one."""
+    return any(m["type"] == "accept_offer" for m in moves)
 
 
 def bargains(move: dict) -> bool:
@@ -39,7 +46,8 @@ def awaited_and_optional(open_moves: dict, seats, asked: dict) -> tuple[list, li
     awaited, optional = [], []
     for seat in seats:
         moves = open_moves[seat]
-        if (moves["must_act"] and not only_offers(moves["moves"])) or to_speak(moves["moves"]):
+        waits = moves["must_act"] and not only_offers(moves["moves"])
+        if waits or to_speak(moves["moves"]) or to_answer(moves["moves"]):
             awaited.append(seat)
         elif moves["moves"] and asked.get(seat, 0) < OPTIONAL_MOVES:
             optional.append(seat)
@@ -59,7 +67,8 @@ def default_for(state, seat: int) -> dict | None:
 def fallback(state, seat: int) -> dict | None:
     """What an awaited seat plays when its bot fails it: its deadline default; in an
     inspection, where the deadline's default is no seat's command, what it comes to:
-    a merchant says "no offer", an inspector lets the next bag pass."""
+    a merchant says "no offer", an inspector lets the next bag pass, an offer waiting
+    for an answer is refused."""
     command = default_for(state, seat)
     if command is not None:
         return command
@@ -68,4 +77,6 @@ def fallback(state, seat: int) -> dict | None:
         return {"type": "say_no_offer", "seat": seat}
     if "pass_bag" in moves:
         return {"type": "pass_bag", "seat": seat, "bag": moves["pass_bag"]["bags"][0]}
+    if "refuse_offer" in moves:
+        return {"type": "refuse_offer", "seat": seat, "offer": moves["refuse_offer"]["offers"][0]}
     return None

@@ -9,6 +9,7 @@ to do (games.bots.turns): no time is set, and nothing runs until the table chang
 """
 
 import random
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from games import engine
@@ -22,22 +23,49 @@ def bot_seats(game) -> list:
     return sorted(int(seat) for seat in game.bots)
 
 
-def asked_this_phase(game, state) -> dict:
-    """seat -> how often its bot was asked this phase with nothing it had to do."""
-    asks = game.bot_asks or {}
-    if asks.get("since") != state.phase.since:
-        return {}
-    return {int(seat): times for seat, times in asks.get("asked", {}).items()}
+@dataclass
+class Asks:
+    """What the bots were asked this phase with nothing they had to do: how many
+    optional moves each made (at most OPTIONAL_MOVES a phase), and the table's
+    version when each last chose to wait (not asked again until the table changes:
+    an offer made to it, say). Kept on the game's row (``Game.bot_asks``)."""
+
+    since: int
+    acted: dict = field(default_factory=dict)  # seat -> optional moves made
+    waited: dict = field(default_factory=dict)  # seat -> the version it waited at
+
+    @classmethod
+    def of(cls, game, state) -> "Asks":
+        kept = game.bot_asks or {}
+        if kept.get("since") != state.phase.since:
+            return cls(state.phase.since)
+        acted, waited = kept.get("acted", {}), kept.get("waited", {})
+        return cls(
+            state.phase.since,
+            {int(seat): n for seat, n in acted.items()},
+            {int(seat): version for seat, version in waited.items()},
+        )
+
+    def stored(self) -> dict:
+        """As JSON keeps it (seat numbers as text)."""
+        return {
+            "since": self.since,
+            "acted": {str(seat): n for seat, n in self.acted.items()},
+            "waited": {str(seat): version for seat, version in self.waited.items()},
+        }
+
+
+def to_ask(game, state) -> tuple[list, list]:
+    """The bot seats to ask now: those the phase waits for, and those with an optional
+    move left this phase that did not choose to wait at this very table."""
+    asks = Asks.of(game, state)
+    awaited, optional = awaited_and_optional(engine.actions(state), bot_seats(game), asks.acted)
+    return awaited, [seat for seat in optional if asks.waited.get(seat) != state.seq]
 
 
 def has_turn(game, state) -> bool:
     """Does any bot have a move to make or to consider now?"""
-    if state.is_over():
-        return False
-    awaited, optional = awaited_and_optional(
-        engine.actions(state), bot_seats(game), asked_this_phase(game, state)
-    )
-    return bool(awaited or optional)
+    return not state.is_over() and any(to_ask(game, state))
 
 
 def delay(game) -> timedelta:

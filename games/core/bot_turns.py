@@ -8,7 +8,8 @@ with every write; the beat's sweep hands it to a worker: tasks.sweep_deadlines).
 one turn each bot seat is asked once, in a random order, each seeing the moves of
 those asked before it. Whose decision it is follows games.bots.turns: a seat the
 phase waits for always answers; a seat with only optional moves (an offer it may
-make) is asked a few times a phase and may wait.
+make) makes a few of them a phase at most, and may wait: then it is not asked again
+until the table changes (an offer made to it, say).
 
 A bot that raises, or whose command the engine refuses, is logged, and its seat
 plays its deadline default (a merchant still to speak says "no offer"), so the game
@@ -26,7 +27,7 @@ from django.utils import timezone
 
 from games import engine
 from games.bots import bot, seen_by
-from games.bots.turns import OPTIONAL_MOVES, as_awaited, awaited_and_optional, fallback
+from games.bots.turns import as_awaited, fallback
 from games.core import bot_timing, standing, talk
 from games.core.game_writes import (
     ServiceError,
@@ -100,10 +101,8 @@ def play(game_id: int, now=None, rnd=None) -> int:
             GameEvent.objects.filter(game=game).order_by("seq").values_list("data", flat=True)
         )
         state = game.engine_state()
-        asked = bot_timing.asked_this_phase(game, state)
-        awaited, optional = awaited_and_optional(
-            engine.actions(state), bot_timing.bot_seats(game), asked
-        )
+        asks = bot_timing.Asks.of(game, state)
+        awaited, optional = bot_timing.to_ask(game, state)
         made = 0
         for seat in rnd.sample(awaited + optional, len(awaited) + len(optional)):
             state = game.engine_state()
@@ -111,10 +110,12 @@ def play(game_id: int, now=None, rnd=None) -> int:
                 break
             if not engine.actions(state)[seat]["moves"]:
                 continue  # a move made before it this turn closed its own
-            is_awaited = seat in awaited
-            command = _decide(game, state, seat, events, is_awaited, rnd)
-            if not is_awaited:
-                asked[seat] = asked.get(seat, 0) + 1 if command else OPTIONAL_MOVES
+            command = _decide(game, state, seat, events, seat in awaited, rnd)
+            if seat not in awaited:
+                if command is None:
+                    asks.waited[seat] = state.seq
+                else:
+                    asks.acted[seat] = asks.acted.get(seat, 0) + 1
             if command is None:
                 continue
             outcome = _move(game, command, now, seats)
@@ -125,20 +126,20 @@ def play(game_id: int, now=None, rnd=None) -> int:
             _say(seats[command["seat"]], outcome.events, now, rnd)
             for followed in standing.follow(game, now, seats, after=outcome.events):
                 events += followed.events
-        _end_turn(game, asked, now, made)
+        _end_turn(game, asks, now, made)
     log.info("game %s: the bots made %d moves", game_id, made)
     return made
 
 
-def _end_turn(game: Game, asked: dict, now, made: int) -> None:
-    """Keep who was asked this phase, and when the bots look again: after their
-    moves, as any move sets it; after none, not before the table changes (each was
-    asked, and answered what it had to), so that no turn comes round for nothing."""
+def _end_turn(game: Game, asks, now, made: int) -> None:
+    """Keep what the bots were asked this phase (a new phase starts afresh), and when
+    they look again: after their moves, as any move sets it; after none, not before
+    the table changes (each was asked, and answered what it had to), so that no turn
+    comes round for nothing."""
     state = game.engine_state()
-    fields = {
-        "bot_asks": {"since": state.phase.since, "asked": {str(s): n for s, n in asked.items()}},
-        "bots_queued_at": None,
-    }
+    if asks.since != state.phase.since:
+        asks = bot_timing.Asks(state.phase.since)
+    fields = {"bot_asks": asks.stored(), "bots_queued_at": None}
     assign_fields(game, fields)
     fields["bots_due_at"] = (
         bot_timing.due_at(game, state, now, game.phase_deadline) if made else None

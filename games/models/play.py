@@ -180,8 +180,8 @@ class Game(models.Model):
     # sweep last handed that to a worker (as for reminders: tasks.sweep_deadlines).
     bots_due_at = models.DateTimeField(null=True, blank=True, editable=False)
     bots_queued_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # How often each bot was asked this phase with nothing it had to do:
-    # {"since": phase_since, "asked": {seat index: times}} (games.bots.turns).
+    # What the bots were asked this phase with nothing they had to do: the optional
+    # moves each made, the version each chose to wait at (games.core.bot_timing.Asks).
     bot_asks = models.JSONField(default=dict, editable=False)
     # A practice game (home page, "Play now"): one person against bots, no deadlines.
     practice = models.BooleanField(default=False, editable=False)

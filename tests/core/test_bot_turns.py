@@ -161,3 +161,37 @@ def test_bots_talk_now_and_then_in_their_language_from_the_table_alone(monkeypat
         table = {str(line) for lines in bot_lines.LINES.values() for line in lines}
     assert said and said <= table
     assert not OutboxEmail.objects.filter(game=game).exists()
+
+
+def test_a_bot_that_chose_to_wait_answers_an_offer_made_to_it_later():
+    """A Sheriff's demand to a bot merchant that had nothing to say: it is asked again,
+    and answers (accepts or refuses), as a person reads their demand email."""
+    from games.models import Seat
+
+    game = _game([PERSON, *_bots(3, "honest")])  # Alice is the first Sheriff
+    rnd = random.Random(2)
+    for _ in range(60):  # the bots play the market and load their bags
+        game.refresh_from_db()
+        if game.engine_state().phase.kind == "inspection":
+            break
+        state = game.engine_state()
+        if awaited_and_optional(engine.actions(state), [0], {})[0]:
+            moves.submit(Seat.objects.get(game=game, index=0),
+                         fallback(state, 0), version=state.phase.since, key=f"a{state.seq}")  # fmt: skip
+        _turn(game, rnd)
+    state = game.engine_state()
+    assert state.phase.kind == "inspection" and state.sheriff == 0
+    for _ in range(10):  # the merchants speak (an honest trader says "no offer")
+        if not _turn(game, rnd):
+            break
+    state = Game.objects.get(pk=game.pk).engine_state()
+    demand = {"type": "make_offer", "to": 1, "terms": {"gold": 1, "stand_goods": [],
+              "sheriff": [{"bag": 1, "action": "pass"}]}}  # fmt: skip
+    outcome = moves.submit(Seat.objects.get(game=game, index=0), demand,
+                           version=state.phase.since, key="demand")  # fmt: skip
+    assert outcome.accepted, outcome.message
+    game.refresh_from_db()
+    assert game.bots_due_at is not None  # the merchant is asked again
+    _turn(game, rnd)
+    answered = {e.type for e in game.events.filter(seq__gte=outcome.since)}
+    assert answered & {"deal_made", "offer_refused"}, answered
