@@ -176,8 +176,8 @@ def test_a_bot_that_chose_to_wait_answers_an_offer_made_to_it_later():
             break
         state = game.engine_state()
         if awaited_and_optional(engine.actions(state), [0], {})[0]:
-            moves.submit(Seat.objects.get(game=game, index=0),
-                         fallback(state, 0), version=state.phase.since, key=f"a{state.seq}")  # fmt: skip
+            alice = Seat.objects.get(game=game, index=0)
+            moves.submit(alice, fallback(state, 0), version=state.phase.since, key=f"a{state.seq}")
         _turn(game, rnd)
     state = game.engine_state()
     assert state.phase.kind == "inspection" and state.sheriff == 0
