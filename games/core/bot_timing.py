@@ -92,4 +92,6 @@ def due_fields(game, state, now, deadline) -> dict:
     """The Game field a write to a game moves with its state (none for a game without bots)."""
     if not game.bots:
         return {}
+    if game.status != "active":  # cancelled with this write: no more turns
+        return {"bots_due_at": None}
     return {"bots_due_at": due_at(game, state, now, deadline)}

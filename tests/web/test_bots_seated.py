@@ -215,3 +215,12 @@ def test_a_rematch_seats_the_bots_again():
         game.pk, name="Again", seat_ids=list(game.seats.values_list("pk", flat=True))
     ).game
     assert new.practice and sorted(new.bots.values()) == ["smuggler", "smuggler"]
+
+
+def test_a_cancelled_game_gives_its_bots_no_more_turns():
+    client = signed_in(ME)
+    play_now(client)
+    game = Game.objects.get()
+    controls.cancel(game.pk, expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED and game.bots_due_at is None
