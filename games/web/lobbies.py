@@ -33,17 +33,20 @@ LOBBY_ACTIONS = (
 )
 
 
-def _signed_in(request) -> str | None:
+def signed_in_address(request) -> str | None:
+    """The signed-in person's address, in lower case (None: nobody is signed in)."""
     user = request.user
     return user.email.lower() if user.is_authenticated and user.email else None
 
 
-def _to_sign_in(request):
+def to_sign_in(request):
+    """To the sign-in page, and back here after it."""
     back = urlencode({"next": request.get_full_path()}, safe="/")
     return redirect(f"{reverse('games:sign-in')}?{back}")
 
 
-def _render(request, template: str, context: dict, status: int = 200, language=None):
+def render_private(request, template: str, context: dict, status: int = 200, language=None):
+    """A page for the signed-in person alone (never cached by a shared cache)."""
     return _private(in_language(request, template, context, status=status, language=language))
 
 
@@ -62,9 +65,9 @@ def facts(lobby: Lobby) -> dict:
 @require_http_methods(["GET", "POST"])
 @in_browser_language
 def new_game(request):
-    email = _signed_in(request)
+    email = signed_in_address(request)
     if email is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     person = people.person(email)  # their own zone, if they chose one: the deadlines' first
     zone = {"deadline_timezone": person.timezone} if person and person.timezone else {}
     initial = {"my_name": email.split("@", 1)[0], **zone}
@@ -97,7 +100,7 @@ def new_game(request):
         "pace": _pace_words(form),
         "pace_url": reverse("games:pace-preview"),
     }
-    return _render(request, "new_game.html", context, status=400 if form.errors else 200)
+    return render_private(request, "new_game.html", context, status=400 if form.errors else 200)
 
 
 @require_http_methods(["GET"])
@@ -120,7 +123,7 @@ def _pace_words(form: NewTableForm) -> str:
 
 
 def _own_lobby(request, pk: int) -> Lobby | None:
-    email = _signed_in(request)
+    email = signed_in_address(request)
     return Lobby.objects.filter(pk=pk, organizer_email=email).first() if email else None
 
 
@@ -132,7 +135,7 @@ def _not_found(request):
             "the address you set it up with?"
         ),
     }
-    return _render(request, "link_error.html", context, status=404)
+    return render_private(request, "link_error.html", context, status=404)
 
 
 def _game_page(lobby: Lobby) -> str:
@@ -146,8 +149,8 @@ def _game_page(lobby: Lobby) -> str:
 @require_http_methods(["GET", "HEAD"])
 @in_browser_language
 def lobby_page(request, pk: int):
-    if _signed_in(request) is None:
-        return _to_sign_in(request)
+    if signed_in_address(request) is None:
+        return to_sign_in(request)
     lobby = _own_lobby(request, pk)
     if lobby is None:
         return _not_found(request)
@@ -167,7 +170,7 @@ def lobby_page(request, pk: int):
         "live": lobbies.promised(lobby),
         "start_at": _moment(lobby.start_at, lobby.timing.get("deadline_timezone")),
     }
-    return _render(request, "lobby.html", context)
+    return render_private(request, "lobby.html", context)
 
 
 def _moment(when, zone: str | None) -> str:
@@ -182,8 +185,8 @@ def _moment(when, zone: str | None) -> str:
 @require_POST
 @in_browser_language
 def lobby_action(request, pk: int):
-    if _signed_in(request) is None:
-        return _to_sign_in(request)
+    if signed_in_address(request) is None:
+        return to_sign_in(request)
     lobby = _own_lobby(request, pk)
     if lobby is None:
         return _not_found(request)
@@ -303,7 +306,7 @@ def _show_invitation(request, invitation, form, language, status=200):
         "state": state,
         "form": form,
         "zones": ZONES,
-        "signed_in": _signed_in(request) is not None,
+        "signed_in": signed_in_address(request) is not None,
         "sign_in_url": reverse("games:sign-in")
         + "?"
         + urlencode({"next": reverse("games:my-games")}, safe="/"),
@@ -311,7 +314,7 @@ def _show_invitation(request, invitation, form, language, status=200):
     }
     if state not in ("open", "accepted", "declined"):
         status = 410
-    return _render(request, "invitation.html", context, status=status, language=language)
+    return render_private(request, "invitation.html", context, status=status, language=language)
 
 
 def _answer(request, invitation: Invitation, form: AcceptForm):
@@ -350,7 +353,7 @@ def _answer(request, invitation: Invitation, form: AcceptForm):
 
 def _gone(request, why: str, lobby: Lobby | None, status: int = 410):
     context = {"why": why, "lobby": lobby, "home_url": reverse("games:home")}
-    return _render(request, "join_gone.html", context, status=status)
+    return render_private(request, "join_gone.html", context, status=status)
 
 
 @never_cache
@@ -363,7 +366,7 @@ def join_page(request, token: str):
     refusal = _join_refusal(lobby)
     if refusal:
         return _gone(request, refusal, lobby)
-    email = _signed_in(request)
+    email = signed_in_address(request)
     form = JoinForm(
         request.POST if request.method == "POST" else None,
         signed_in_as=email,
@@ -372,7 +375,7 @@ def join_page(request, token: str):
     if request.method == "POST" and form.is_valid():
         return _join(request, lobby, form, email)
     context = {**facts(lobby), "form": form, "zones": ZONES, "signed_in_as": email}
-    return _render(request, "join.html", context, status=400 if form.errors else 200)
+    return render_private(request, "join.html", context, status=400 if form.errors else 200)
 
 
 def _join_refusal(lobby: Lobby) -> str:
@@ -404,9 +407,9 @@ def _join(request, lobby: Lobby, form: JoinForm, signed_in_as: str | None):
     except ValueError as error:
         form.add_error(None, str(error))
         context = {**facts(lobby), "form": form, "zones": ZONES, "signed_in_as": signed_in_as}
-        return _render(request, "join.html", context, status=400)
+        return render_private(request, "join.html", context, status=400)
     context = {**facts(lobby), "address": data["email"]}
-    return _render(request, "join_sent.html", context)
+    return render_private(request, "join_sent.html", context)
 
 
 @csrf_exempt  # RFC 8058's one-click POST comes from the mail app, with no token
@@ -430,6 +433,6 @@ def _never_invite(request, invitation: Invitation, language: str):
         if request.POST.get("List-Unsubscribe") == "One-Click":
             return _private(HttpResponse(_("Unsubscribed."), content_type="text/plain"))
         context = {"done": True, "address": invitation.email}
-        return _render(request, "never_invite.html", context, language=language)
+        return render_private(request, "never_invite.html", context, language=language)
     context = {"done": False, "address": invitation.email}
-    return _render(request, "never_invite.html", context, language=language)
+    return render_private(request, "never_invite.html", context, language=language)

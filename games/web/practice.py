@@ -16,7 +16,7 @@ from games.present import bot_levels
 from games.present.clock import ZONES
 from games.present.game_fields import black_market_field, checked, edition_field
 from games.present.page_language import browser_language, in_browser_language
-from games.web.lobbies import _render, _signed_in, _to_sign_in
+from games.web.lobbies import render_private, signed_in_address, to_sign_in
 
 
 class PracticeForm(forms.Form):
@@ -64,9 +64,9 @@ class PracticeForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 @in_browser_language
 def play_now(request):
-    email = _signed_in(request)
+    email = signed_in_address(request)
     if email is None:
-        return _to_sign_in(request)
+        return to_sign_in(request)
     person = people.person(email)
     form = PracticeForm(request.POST or None, initial={"my_name": email.split("@", 1)[0]})
     if request.method == "POST" and form.is_valid():
@@ -90,4 +90,4 @@ def play_now(request):
         "in_play": practice.in_play(email),
         "my_games_url": reverse("games:my-games"),
     }
-    return _render(request, "practice.html", context, status=400 if form.errors else 200)
+    return render_private(request, "practice.html", context, status=400 if form.errors else 200)
