@@ -46,7 +46,7 @@ def to_sign_in(request):
 
 
 def render_private(request, template: str, context: dict, status: int = 200, language=None):
-    """A page for the signed-in person alone (never cached by a shared cache)."""
+    """A page in the reader's language, kept out of indexes (views._private)."""
     return _private(in_language(request, template, context, status=status, language=language))
 
 
