@@ -192,17 +192,7 @@ def replace_player(
         if seat.email and seat.email.lower() != new.email.lower():  # the same person: the
             notifications.record_replaced(game, seat)  # welcome says it; a bot: no address
         Seat.objects.filter(pk=seat.pk).update(
-            name=new.name,
-            email=new.email,
-            timezone=new.timezone,
-            **links.rotated_secrets(),
-            notified_seq=0,
-            missed_in_a_row=0,
-            last_delivered_at=None,
-            last_failure="",
-            last_failure_at=None,
-            autoreply_at=None,
-            undeliverable_at=None,
+            name=new.name, email=new.email, timezone=new.timezone, **_new_occupant()
         )
         # The player who leaves takes their hidden standing instructions with them; a
         # bot that leaves, its seat's level.
@@ -215,6 +205,21 @@ def replace_player(
     with transaction.atomic():
         notifications.record_welcome(game, seat, game.engine_state())
     return seat
+
+
+def _new_occupant() -> dict:
+    """The Seat fields a new occupant starts afresh: new links (the old ones revoked),
+    no news told yet, no missed deadline, no delivery record of the old address."""
+    return {
+        **links.rotated_secrets(),
+        "notified_seq": 0,
+        "missed_in_a_row": 0,
+        "last_delivered_at": None,
+        "last_failure": "",
+        "last_failure_at": None,
+        "autoreply_at": None,
+        "undeliverable_at": None,
+    }
 
 
 def _without_bot(game: Game, seat: Seat) -> dict:
@@ -255,9 +260,7 @@ def hand_to_bot(seat_id: int, *, expected_version: int, level: str, now=None) ->
         Seat.objects.filter(pk=seat.pk).update(
             name=name,
             email="",
-            **links.rotated_secrets(),
-            notified_seq=0,
-            missed_in_a_row=0,
+            **_new_occupant(),
             digest_hour=None,
             away_from=None,
             away_until=None,
