@@ -33,6 +33,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 lint: venv
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
+	DEBUG=1 $(PY) manage.py api_schema --check
 
 # The real-worker tests run after the rest, in a single process of their own.
 test: venv messages lint

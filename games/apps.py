@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # Modules that register something when imported: the system checks, the ESP's
-        # tracking and inbound signals, the admin's pages and the Celery tasks.
-        from games.core import timer_tasks  # noqa: F401
-        from games.mail import inbound, send_tasks, settings_checks, tracking  # noqa: F401
+        # tracking and inbound signals, the admin's pages and the Celery tasks (which a
+        # worker's autodiscovery finds too, but the web process queues them by name).
+        from games import tasks  # noqa: F401
+        from games.mail import inbound, settings_checks, tracking  # noqa: F401
         from games.organizer import admin, lobby_admin  # noqa: F401

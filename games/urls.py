@@ -2,6 +2,7 @@ from django.urls import path
 
 from games.organizer import page as organizer_page
 from games.web import (
+    api_keys,
     archive,
     lobbies,
     my_games,
@@ -46,5 +47,6 @@ urlpatterns = [
     path("play/<str:token>/talk/lines/", talk.system_lines, name="talk-lines"),
     path("play/<str:token>/settings/", seat_settings.settings_page, name="settings"),
     path("play/<str:token>/settings/standing/", seat_settings.standing_page, name="standing"),
+    path("play/<str:token>/settings/api/", api_keys.tokens, name="api-tokens"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),
 ]

@@ -12,8 +12,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sheriff_pbem.settings")
 
 app = Celery("sheriff_pbem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# The tasks live in the app's packages (games/core/timer_tasks.py, games/mail/send_tasks.py),
-# where autodiscovery's default (games/tasks.py) does not look: games/apps.py imports them.
+# Finds games/tasks.py, every task of the site, for a worker or beat (the celery command);
+# games/apps.py imports it too, for the web process, which queues tasks by name.
 app.autodiscover_tasks()
 
 # The periodic sweeps run every second or so; their "sending / received /

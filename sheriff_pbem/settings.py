@@ -181,6 +181,25 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- caches --------------------------------------------------------------------------
+# The default cache is each process's own (what a finished game tells: games/core/
+# after_game.py). The API's request counts are shared by every worker through Redis
+# when there is one (games/api/auth.py), each process's own otherwise (development).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "api_rate": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("REDIS_URL"),
+            "KEY_PREFIX": "sheriff",
+            # A Redis that does not answer at once is skipped, never waited for.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if env_str("REDIS_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api"}
+    ),
+}
+
 # --- Celery: Redis when REDIS_URL is set, otherwise a file-system broker ---------------
 REDIS_URL = env_str("REDIS_URL")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
@@ -302,6 +321,10 @@ OUTBOX_SENDING_GRACE_SECONDS = env_int("OUTBOX_SENDING_GRACE_SECONDS", 120)
 # (games/core/pacing.py). The tests raise the burst: they play whole games in a second.
 MOVES_BURST = env_int("MOVES_BURST", 12)
 MOVES_REFILL_SECONDS = env_int("MOVES_REFILL_SECONDS", 5)
+# The API (games/api): each token may make API_RATE_REQUESTS requests a window of
+# API_RATE_SECONDS, counted in the "api_rate" cache below.
+API_RATE_REQUESTS = env_int("API_RATE_REQUESTS", 120)
+API_RATE_SECONDS = env_int("API_RATE_SECONDS", 60)
 # A seat may post TALK_BURST table-talk messages at once, then one per TALK_REFILL_SECONDS.
 TALK_BURST = env_int("TALK_BURST", 6)
 TALK_REFILL_SECONDS = env_int("TALK_REFILL_SECONDS", 20)

@@ -7,6 +7,7 @@ from django.urls import include, path
 from django.views.decorators.cache import never_cache
 from django.views.generic import RedirectView
 
+from games.api.app import api
 from games.core import backlog
 
 
@@ -36,6 +37,8 @@ urlpatterns = [
     path("anymail/", include("games.mail.webhooks")),  # only ours, once secured
     # Browsers ask for /favicon.ico on every site, the admin's pages included.
     path("favicon.ico", RedirectView.as_view(url=static("games/icon.svg"), permanent=True)),
+    # The public JSON API (docs/api.md); its schema at /api/v1/openapi.json.
+    path("api/v1/", api.urls),
     path("", include("games.urls")),
 ]
 

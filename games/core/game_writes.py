@@ -5,7 +5,7 @@ IMMEDIATE transactions serialize writers), and a seat's row after it, never
 before (``locked_seat``); applies the engine command, appends
 the events and moves the snapshot forward with a compare-and-set on the version,
 recording the emails owed in the outbox in the same commit (notifications).
-Sending happens after commit (games.mail.send_tasks)."""
+Sending happens after commit (games.mail.sending, through games.tasks)."""
 
 import functools
 import logging

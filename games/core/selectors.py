@@ -1,6 +1,6 @@
 """The reads each request and each email makes, one function per need: a link's
-seat with its game and table, the game's row under its lock, a batch of the log
-(or the news since an email, or the last round), an outbox row to send.
+seat with its game and table, the game's row under its lock, the log a batch at
+a time (or the news since an email, or the last round), an outbox row to send.
 
 Plain querysets, each one statement, so that a view or an email reads what it
 needs in a known number of statements (tests/web/test_query_counts.py counts them)
@@ -64,6 +64,41 @@ def event_data(game_id: int, newest_first: bool, bound: int | None, limit: int) 
     if bound is not None:
         events = events.filter(**{"seq__lt" if newest_first else "seq__gt": bound})
     return _event_data(events.order_by("-seq" if newest_first else "seq")[:limit])
+
+
+EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
+
+
+def events_in_batches(
+    game_id: int, newest_first: bool, after: int | None = None, first: list | None = None
+):
+    """The game's events (their data), newest or oldest first, read EVENTS_BATCH at
+    a time only as the reader asks for more: keyset batches on (game, seq), so the
+    cost of a log does not grow with the game's length. ``after``: a seq to start
+    past (older than it when ``newest_first``; None: from the end). ``first``: the
+    first batch, read already with the same bound and EVENTS_BATCH (seat_page's).
+
+    Every event since N, oldest first: ``events_in_batches(game.pk, newest_first=False,
+    after=N)``."""
+    bound, batch = after, first
+    while True:
+        if batch is None:
+            batch = event_data(game_id, newest_first, bound, EVENTS_BATCH)
+        yield from batch
+        if len(batch) < EVENTS_BATCH:
+            return
+        bound, batch = batch[-1]["seq"], None
+
+
+def round_at(game_id: int, seq: int) -> int:
+    """The round the event ``seq`` falls in (0: before the first round)."""
+    begun = (
+        GameEvent.objects.filter(game_id=game_id, type="round_started", seq__lte=seq)
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return begun["round"] if begun else 0
 
 
 def events_since(game_id: int, seq: int) -> list:

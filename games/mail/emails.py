@@ -29,6 +29,7 @@ from games.mail import threads
 from games.models import Game, Seat
 from games.present import cards, clock, game_log, presenters, reply_commands, reveal, seat_table
 from games.present import talk as talk_lines
+from games.present.seat_page import seat_view
 from games.words import i18n, user_text
 from games.words.narrate import outcome_lines
 
@@ -137,9 +138,8 @@ def render(
     """The email ``kind`` for ``seat``: built from its view and its projection of
     the events since its last email, never from the raw state. ``params``: what the
     outbox row recorded when it was owed (an answer to a reply: why it was refused)."""
-    view = engine.view_for(state, seat.index)
-    seats = table.seats if table else selectors.seats_of(game)  # in seat order
-    names = user_text.names(s.name for s in seats)
+    seen = seat_view(seat, game=game, seats=table.seats if table else None, state=state)
+    view, seats, names = seen.view, seen.seats, seen.names
     recent = table.news if table else selectors.events_since(game.pk, seat.notified_seq)
     lines, _more = game_log.log_lines(state, recent, names, seat.index, None)
     halted = clock.halted(game, seat.timezone)

@@ -1,8 +1,9 @@
-"""The app's tables, in four modules: the games and the people around them
+"""The app's tables, in five modules: the games and the people around them
 (``play``), the deadline processes' own rows (``deadlines``), the table talk with
-the replies received by email (``talk``), and the development mailbox with the ESPs'
-delivery reports (``mail``)."""
+the replies received by email (``talk``), the development mailbox with the ESPs'
+delivery reports (``mail``) and the API's keys (``api``)."""
 
+from games.models.api import ApiToken
 from games.models.deadlines import DeadlinePlan, DeadlineProcess
 from games.models.mail import DeliveryEvent, DevMail
 from games.models.play import (
@@ -23,6 +24,7 @@ from games.models.talk import InboundMessage, TalkMessage, TalkReport, new_talk_
 
 __all__ = [
     "REPLY_KEY_LENGTH",
+    "ApiToken",
     "DeadlinePlan",
     "DeadlineProcess",
     "DeliveryEvent",

@@ -3,12 +3,15 @@
 One ``Move`` per engine command says everything the layers above the engine need
 to know about it: the page form that sends it and the form's context, how the
 posted fields are read into the command (and written back from one), what the
-player is told once it is done, and what the organizer's records call it. The
-page (games.web.forms, games.web.views), the drill (manage.py chaos), the
-organizer's records (games.organizer.labels) and the seat page's presenters read
-this table instead of listing the moves again; tests/present/test_moves_declared_once.py
-checks it against the engine's commands. It sits in games/present, the lowest
-layer all of its readers may import.
+player is told once it is done, what the organizer's records call it, the words
+a reply to an email may say for it (its phrasings, which
+games.present.reply_commands tries) and its JSON body in the API
+(games.present.move_schemas). The page (games.web.forms, games.web.views), the
+drill (manage.py chaos), the organizer's records (games.organizer.labels), the
+seat page's presenters, the replies and the API read this table instead of
+listing the moves again; tests/present/test_moves_declared_once.py checks it
+against the engine's commands. It sits in games/present, the lowest layer all of
+its readers may import.
 """
 
 import uuid
@@ -17,9 +20,14 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
+from pydantic import BaseModel
 
 from games.present import move_fields as fields
 from games.present import move_forms as forms
+from games.present import move_schemas as schemas
+from games.present import reply_offers as offers
+from games.present import reply_readers as readers
+from games.present.reply_words import Phrasing
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,10 @@ class Move:
     parse: Callable  # the posted fields -> the command's own fields (FormError)
     write: Callable  # the command -> the fields its form posts (the inverse of ``parse``)
     done: Promise  # the success message
+    # What a reply's first line may say to make it, English and Spanish, in the order
+    # tried (reply_words.Phrasing): at least one each.
+    replies: tuple[Phrasing, ...]
+    api: type[BaseModel]  # its JSON body in the API (move_schemas); as_command() gives it
     # The Sheriff or a Deputy making it (offers become demands), and six players'
     # Deputies (calls rather than decisions): a different success message.
     done_as_inspector: Promise | None = None
@@ -56,6 +68,13 @@ MOVES = {
             parse=fields.parse_set_aside,
             write=fields.write_set_aside,
             done=gettext_lazy("Your market choice is recorded."),
+            # "set aside 1 3", "keep": the 2nd edition's. The 1st edition's market turn
+            # says the same; each reader leaves the line to the other's edition.
+            replies=(
+                Phrasing(readers.SET_ASIDE, readers.set_aside),
+                Phrasing(readers.KEEP, readers.keep_hand),
+            ),
+            api=schemas.SetAside,
             label=gettext_lazy("Market choice"),
         ),
         Move(
@@ -65,6 +84,11 @@ MOVES = {
             parse=fields.parse_market_turn,
             write=fields.write_market_turn,
             done=gettext_lazy("Your market turn is done."),
+            replies=(  # "set aside 1 3 to pile 2 take 1 from pile 1", "keep"
+                Phrasing(readers.SET_ASIDE, readers.market_turn),
+                Phrasing(readers.KEEP, readers.keep_turn),
+            ),
+            api=schemas.MarketTurn,
             label=gettext_lazy("Market turn"),
         ),
         Move(
@@ -74,6 +98,8 @@ MOVES = {
             parse=fields.parse_load_bag,
             write=fields.write_load_bag,
             done=gettext_lazy("Your bag is closed and your declaration recorded."),
+            replies=(Phrasing(readers.LOAD, readers.load),),
+            api=schemas.LoadBag,
             label=gettext_lazy("Load and declare"),
         ),
         Move(
@@ -84,6 +110,12 @@ MOVES = {
             write=fields.write_make_offer,
             done=gettext_lazy("Your offer is on the table."),
             done_as_inspector=gettext_lazy("Your demand is on the table."),
+            # Bargaining: matched without a trailing "promise: ...", which joins the terms.
+            replies=(
+                Phrasing(offers.OFFER, offers.offer, promise=True),
+                Phrasing(offers.DEMAND, offers.demand, promise=True),
+            ),
+            api=schemas.MakeOffer,
             label=gettext_lazy("Offer or demand"),
         ),
         Move(
@@ -94,6 +126,8 @@ MOVES = {
             write=fields.write_revise_offer,
             done=gettext_lazy("Your offer is revised."),
             done_as_inspector=gettext_lazy("Your demand is revised."),
+            replies=(Phrasing(offers.REVISE, offers.revise, promise=True),),
+            api=schemas.ReviseOffer,
             label=gettext_lazy("Revised offer"),
         ),
         Move(
@@ -104,6 +138,8 @@ MOVES = {
             write=fields.write_offer_id,
             done=gettext_lazy("Your offer is withdrawn."),
             done_as_inspector=gettext_lazy("Your demand is withdrawn."),
+            replies=(Phrasing(offers.WITHDRAW, offers.withdraw, promise=True),),
+            api=schemas.WithdrawOffer,
             label=gettext_lazy("Withdrawn offer"),
         ),
         Move(
@@ -115,6 +151,8 @@ MOVES = {
             done=gettext_lazy("Deal! The offer is accepted."),
             tells_outcome=True,
             said_by_events=True,
+            replies=(Phrasing(readers.ACCEPT, readers.accept),),
+            api=schemas.AcceptOffer,
             label=gettext_lazy("Accepted offer"),
         ),
         Move(
@@ -124,6 +162,8 @@ MOVES = {
             parse=fields.parse_refuse_offer,
             write=fields.write_offer_id,
             done=gettext_lazy("You refused it; the table sees that you did."),
+            replies=(Phrasing(offers.REFUSE, offers.refuse, promise=True),),
+            api=schemas.RefuseOffer,
         ),
         Move(
             "pass_bag",
@@ -135,6 +175,8 @@ MOVES = {
             done_with_deputies=gettext_lazy("Your call is recorded: let the bag pass."),
             tells_outcome=True,
             said_by_events=True,
+            replies=(Phrasing(readers.PASS, readers.pass_bag),),
+            api=schemas.PassBag,
             label=gettext_lazy("Let a bag pass"),
         ),
         Move(
@@ -147,6 +189,8 @@ MOVES = {
             done_with_deputies=gettext_lazy("Your call is recorded: inspect the bag."),
             tells_outcome=True,
             said_by_events=True,
+            replies=(Phrasing(readers.INSPECT, readers.inspect_bag),),
+            api=schemas.InspectBag,
             label=gettext_lazy("Inspect a bag"),
         ),
         Move(
@@ -159,6 +203,8 @@ MOVES = {
             done_with_deputies=gettext_lazy(
                 "The Deputies now know you have no offer: your bag can be called."
             ),
+            replies=(Phrasing(readers.NO_OFFER, readers.no_offer),),
+            api=schemas.SayNoOffer,
             label=gettext_lazy("No offer"),
         ),
         Move(
@@ -169,6 +215,8 @@ MOVES = {
             write=fields.write_claim_black_market,
             done=gettext_lazy("Your Black Market claim is carried out."),
             said_by_events=True,
+            replies=(Phrasing(readers.CLAIM, readers.claim),),
+            api=schemas.ClaimBlackMarket,
             label=gettext_lazy("Black Market claim"),
         ),
         Move(
@@ -178,6 +226,8 @@ MOVES = {
             parse=fields.parse_decline_black_market,
             write=fields.write_nothing,
             done=gettext_lazy("No Black Market claim from you this round."),
+            replies=(Phrasing(readers.NO_CLAIM, readers.no_claim),),
+            api=schemas.DeclineBlackMarket,
             label=gettext_lazy("No Black Market claim"),
         ),
         Move(
@@ -187,9 +237,27 @@ MOVES = {
             parse=fields.parse_set_black_market_standing,
             write=fields.write_set_black_market_standing,
             done=gettext_lazy("Your standing answer is recorded."),
+            replies=(
+                Phrasing(readers.ALWAYS_CLAIM, readers.always_claim),
+                Phrasing(readers.ASK_EACH_ROUND, readers.ask_each_round),
+            ),
+            api=schemas.SetBlackMarketStanding,
         ),
     )
 }
+
+
+def reply_phrasings() -> tuple:
+    """Every entry's reply phrasings in the order a reply's first line is tried:
+    bargaining first (read without its promise), as it always was, then the others;
+    each in registry order. No line reads as two (tests/present/test_reply_registry.py)."""
+    every = [phrasing for move in MOVES.values() for phrasing in move.replies]
+    return tuple(sorted(every, key=lambda phrasing: not phrasing.promise))
+
+
+def command_models() -> tuple:
+    """Every move's API model (move_schemas), in registry order."""
+    return tuple(move.api for move in MOVES.values())
 
 
 def seat_forms(view: dict, names: list, sent: dict | None = None) -> dict:

@@ -13,6 +13,10 @@ Terms are joined by "and", "y", "+" or commas: gold ("4 gold", "4"), goods from
 a bag ("2 apples from my bag", "1 cheese from your bag") or from a stand ("1 mead
 from my stand"). Without "for ...", a merchant's offer lets their own bag pass
 and a demand the payer's. The engine judges the rest, as for the page.
+
+Each pattern here, with its reader, is a phrasing of its move in the moves
+registry (games.present.moves): matched against the line made plain without its
+promise, which the reader gets too.
 """
 
 import re
@@ -43,8 +47,6 @@ REFUSE = re.compile(r"^(?:refuse|reject|rechazo|rechaza)\s+(?:offer\s+|oferta\s+
 OFFER = re.compile(rf"^{OFFER_WORDS}\s+(.+)$")
 DEMAND = re.compile(rf"^{DEMAND_WORDS}\s+(.+)$")
 
-# "... promise: the rest of the line", read from the line as written (case kept).
-PROMISE = re.compile(r"\s*(?:promise|promesa|prometo)\s*:\s*(.*)$", re.IGNORECASE)
 # What joins terms, or actions: "and", "y", "+", "plus", "mas", a comma.
 JOINED = re.compile(r"\s*(?:,|\+|\band\b|\by\b|\bplus\b|\bmas\b)\s*")
 # Where the actions begin: "for", "if you", "por", "si".
@@ -67,27 +69,6 @@ INSPECT = re.compile(
 MYSELF = ("me", "my bag", "mine", "myself", "mi bolsa", "yo", "mi", "a mi")
 
 
-def read(original: str, view: dict, names: list) -> dict | None:
-    """The bargaining command ``original`` (a reply's first line) asks for; None
-    if it is none."""
-    promise = ""
-    found = PROMISE.search(original)
-    if found:
-        promise, original = found.group(1).strip(), original[: found.start()]
-    line = plain(original)
-    for pattern, read_it in (
-        (WITHDRAW, _withdraw),
-        (REFUSE, _refuse),
-        (REVISE, _revise),
-        (OFFER, _offer),
-        (DEMAND, _demand),
-    ):
-        match = pattern.match(line)
-        if match:
-            return read_it(view, names, match, promise)
-    return None
-
-
 def _numbered(view: dict, kind: str, number: str) -> int:
     offers = next((m["offers"] for m in _moves(view) if m["type"] == kind), [])
     if int(number) not in offers:
@@ -97,30 +78,30 @@ def _numbered(view: dict, kind: str, number: str) -> int:
     return int(number)
 
 
-def _withdraw(view, names, match, promise) -> dict:
+def withdraw(view, names, match, promise) -> dict:
     return {"type": "withdraw_offer", "offer": _numbered(view, "withdraw_offer", match.group(1))}
 
 
-def _refuse(view, names, match, promise) -> dict:
+def refuse(view, names, match, promise) -> dict:
     return {"type": "refuse_offer", "offer": _numbered(view, "refuse_offer", match.group(1))}
 
 
-def _revise(view, names, match, promise) -> dict:
+def revise(view, names, match, promise) -> dict:
     """New terms for an offer; its actions stay as they were unless named again."""
     number = _numbered(view, "revise_offer", match.group(1))
-    offer = next(o for o in view.get("offers", []) if o["id"] == number)
+    was = next(o for o in view.get("offers", []) if o["id"] == number)
     terms_said, actions_said = _split_actions(match.group(2))
     me = view["me"]["seat"]
-    terms = _terms(view, names, terms_said, payer=offer["payer"], promise=promise)
+    terms = _terms(view, names, terms_said, payer=was["payer"], promise=promise)
     terms["sheriff"] = (
         _actions(view, names, actions_said, me)
         if actions_said
-        else [dict(entry) for entry in offer["terms"]["sheriff"]]
+        else [dict(entry) for entry in was["terms"]["sheriff"]]
     )
     return {"type": "revise_offer", "offer": number, "terms": terms}
 
 
-def _offer(view, names, match, promise) -> dict:
+def offer(view, names, match, promise) -> dict:
     """A merchant's offer: to the Sheriff (or, with six players, a Deputy or both)."""
     me = view["me"]["seat"]
     said, actions_said = _split_actions(match.group(1))
@@ -137,7 +118,7 @@ def _offer(view, names, match, promise) -> dict:
     return {"type": "make_offer", "to": to, "terms": terms}
 
 
-def _demand(view, names, match, promise) -> dict:
+def demand(view, names, match, promise) -> dict:
     """The Sheriff's (a Deputy's) demand: the named merchant pays, for their bag."""
     said, actions_said = _split_actions(match.group(1))
     said, payer = _split_name(said, (" from ", " a ", " de "), names, deputies=False)

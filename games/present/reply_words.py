@@ -1,10 +1,14 @@
-"""The words moves by reply are made of, shared by the commands
-(games.present.reply_commands) and the offers (games.present.reply_offers):
-a line made plain, players named, cards numbered by their place in the hand,
+"""The words moves by reply are made of, shared by the readers of the moves
+(games.present.reply_readers), of the offers (games.present.reply_offers) and
+their dispatcher (games.present.reply_commands): a reply's first line as the
+phrasings read it, players named, cards numbered by their place in the hand,
 goods named in English or Spanish, singular or plural, whatever the reader's
 language."""
 
 import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -15,6 +19,54 @@ from games.words import goods_names, user_text
 
 # What the deputies are called as one recipient (six players).
 DEPUTIES_WORDS = ("deputies", "the deputies", "both deputies", "alguaciles", "los alguaciles")
+# "... promise: the rest of the line", read from the line as written (case kept).
+PROMISE = re.compile(r"\s*(?:promise|promesa|prometo)\s*:\s*(.*)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A reply's first line as the phrasings read it: made plain (``line``); and,
+    for bargaining, made plain without a trailing "promise: …" (``bargain``), with
+    that promise as written."""
+
+    original: str
+    line: str
+    bargain: str
+    promise: str
+
+    @classmethod
+    def of(cls, text: str) -> "Said":
+        original = first_line(text)
+        promise, rest = "", original
+        found = PROMISE.search(original)
+        if found:
+            promise, rest = found.group(1).strip(), original[: found.start()]
+        return cls(original, plain(original), plain(rest), promise)
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """One way a reply's first line says a move (an entry of the moves registry's
+    ``replies``): its words, matched against the whole plain line, and the reader
+    that turns the match into the command, (view, names, match) -> command.
+
+    ``promise``: bargaining words, matched against the line without its promise,
+    which the reader gets too: (view, names, match, promise). A reader raises
+    FormError for words that cannot be the move, and returns None when the same
+    words mean another entry's move in this game (a 1st-edition market turn says
+    "set aside" too)."""
+
+    pattern: re.Pattern
+    read: Callable
+    promise: bool = False
+
+    def command(self, said: Said, view: dict, names: list) -> dict | None:
+        """The command ``said`` reads as in these words, or None if it is not them."""
+        if self.promise:
+            match = self.pattern.match(said.bargain)
+            return self.read(view, names, match, said.promise) if match else None
+        match = self.pattern.match(said.line)
+        return self.read(view, names, match) if match else None
 
 
 def plain(text: str) -> str:

@@ -19,13 +19,14 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games.core import game_setup, links, moves, standing
+from games.core import api_tokens, game_setup, links, moves, standing
 from games.core.game_writes import ServiceError
 from games.models import Game, Seat
 from games.present.clock import ZONES
@@ -156,7 +157,7 @@ def _gold_range() -> forms.ValidationError:
 _KEY = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
-def _seat_or_error(request, token: str):
+def seat_or_error(request, token: str):
     try:
         return links.resolve(token), None
     except links.LinkError as error:
@@ -167,7 +168,7 @@ def _seat_or_error(request, token: str):
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def settings_page(request, token: str):
-    seat, refused = _seat_or_error(request, token)
+    seat, refused = seat_or_error(request, token)
     if refused:
         return _private(refused)
     table = reverse("games:seat", args=[token])
@@ -180,12 +181,13 @@ def settings_page(request, token: str):
             return _private(redirect(table))
     else:
         form = SettingsForm(initial=_current(seat), seat=seat)
-    return _private(_page(request, seat, token, form=form))
+    return _private(page(request, seat, token, form=form))
 
 
-def _page(request, seat: Seat, token: str, form=None, standing_form=None):
+def page(request, seat: Seat, token: str, form=None, standing_form=None, minted: str = ""):
     """The settings page, with either form as posted (refused) or as the seat has it.
-    Each form says where it posts: the page is also shown at the standing form's address."""
+    Each form says where it posts: the page is also shown at the standing form's address.
+    ``minted``: an API token just made, shown this once (games.web.api_keys)."""
     state = seat.game.engine_state()
     with i18n.as_seat(seat):
         context = {
@@ -195,10 +197,28 @@ def _page(request, seat: Seat, token: str, form=None, standing_form=None):
             "action": reverse("games:settings", args=[token]),
             "zones": ZONES,
             "standing": _standing_context(seat, state, standing_form),
+            "api": {
+                "tokens": [_token_row(t) for t in api_tokens.live(seat)],
+                "action": reverse("games:api-tokens", args=[token]),
+                "minted": minted,
+                "docs": settings.SITE_URL + "/api/v1/openapi.json",
+            },
         }
         if context["standing"]:
             context["standing"]["action"] = reverse("games:standing", args=[token])
         return render(request, "settings.html", context, using="jinja")
+
+
+def _token_row(token) -> dict:
+    used = token.last_used_at
+    return {
+        "id": token.pk,
+        "prefix": token.prefix,
+        "label": token.label,
+        "used": _("last used %(when)s ago") % {"when": timesince(used)}
+        if used
+        else _("never used"),
+    }
 
 
 def _standing_context(seat: Seat, state, form) -> dict | None:
@@ -228,7 +248,7 @@ def standing_page(request, token: str):
     The Black Market's is the engine's standing answer, set by its own move (moves.submit,
     as its button on the table does). A GET (this address kept after a refused form) is
     sent to the settings page."""
-    seat, refused = _seat_or_error(request, token)
+    seat, refused = seat_or_error(request, token)
     if refused:
         return _private(refused)
     if request.method != "POST":
@@ -236,7 +256,7 @@ def standing_page(request, token: str):
     table = reverse("games:seat", args=[token])
     form = StandingForm(request.POST)
     if not form.is_valid():
-        return _private(_page(request, seat, token, standing_form=form))
+        return _private(page(request, seat, token, standing_form=form))
     data = form.cleaned_data
     with i18n.as_seat(seat):
         try:
@@ -299,7 +319,7 @@ def unsubscribe(request, token: str):
     """GET: a page with a button (GET changes nothing). POST, from that button or
     from the mail app's one-click unsubscribe: only the emails that ask for a
     move are sent from now on."""
-    seat, refused = _seat_or_error(request, token)
+    seat, refused = seat_or_error(request, token)
     if refused:
         return _private(refused)
     with i18n.as_seat(seat):

@@ -20,13 +20,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from games import engine
 from games.core import after_game, game_writes, links, moves, rematch, selectors, talk
-from games.models import GameEvent
 from games.present import clock, game_log, move_done, my_games, presenters, reveal, standing
 from games.present import talk as talk_panel
 from games.present.move_fields import sent_back
 from games.present.page_language import in_language
+from games.present.seat_page import seat_view
 from games.web.forms import FormError, parse_move
 from games.words import i18n, user_text
 from games.words.typed_text import whole_number
@@ -109,7 +108,7 @@ def _seat_and_table(request, token: str) -> tuple:
     link = links.read(token)
     whole = _whole_log(request)
     seat, seats, events, talk_rows = selectors.seat_page(
-        link.seat, link.game, 0 if whole else EVENTS_BATCH
+        link.seat, link.game, 0 if whole else selectors.EVENTS_BATCH
     )
     table = Table(seats, None if whole else events, talk_rows)
     return links.seat_if_link_current(seat, link.version), table
@@ -177,17 +176,15 @@ def _show(
     talk_text: str = "",
     talk_chosen: dict | None = None,
 ):
-    game = seat.game
-    state = game.engine_state()
-    view = engine.view_for(state, seat.index)
-    seats = table.seats if table else selectors.seats_of(game)  # in seat order
-    names = user_text.names(s.name for s in seats)
+    seen = seat_view(seat, seats=table.seats if table else None)
+    game, state, view, seats, names = seen.game, seen.state, seen.view, seen.seats, seen.names
     log_all = _whole_log(request)
     if log_all:  # the whole log from the start, a page at a time
         lines, log_next = _log_page(game, state, names, seat.index, request.GET.get("after"))
         more = False
     else:
-        events = _events(game, newest_first=True, first=table and table.newest_events)
+        first = table and table.newest_events
+        events = selectors.events_in_batches(game.pk, newest_first=True, first=first)
         lines, more = game_log.log_lines(
             state, events, names, seat.index, game_log.LOG_LINES, game=game
         )
@@ -249,34 +246,9 @@ def _log_page(game, state, names: list, seat: int, after: str | None):
     """The page of the whole log after the event ``after`` (a seq; anything else
     starts from the beginning)."""
     start = whole_number(after or "", 9)
-    first_round = 0
-    if start is not None:
-        begun = (
-            GameEvent.objects.filter(game=game, type="round_started", seq__lte=start)
-            .order_by("-seq")
-            .values_list("data", flat=True)
-            .first()
-        )
-        first_round = begun["round"] if begun else 0
-    events = _events(game, newest_first=False, after=start)
+    first_round = 0 if start is None else selectors.round_at(game.pk, start)
+    events = selectors.events_in_batches(game.pk, newest_first=False, after=start)
     return game_log.log_page(state, events, names, seat, first_round, game=game)
-
-
-EVENTS_BATCH = 80  # a page's recent log (LOG_LINES lines) most often fits in one batch
-
-
-def _events(game, newest_first: bool, after: int | None = None, first: list | None = None):
-    """The game's events (their data), read a batch at a time as the log asks for
-    more: keyset pages on (game, seq), so a page's cost does not grow with the
-    game's length. ``first``: the first batch, read already."""
-    bound, batch = after, first
-    while True:
-        if batch is None:
-            batch = selectors.event_data(game.pk, newest_first, bound, EVENTS_BATCH)
-        yield from batch
-        if len(batch) < EVENTS_BATCH:
-            return
-        bound, batch = batch[-1]["seq"], None
 
 
 # What a refused form tells the player, by the cause Django's CSRF check found.

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.core import controls, game_setup, moves, timer_tasks, timers
+from games import tasks
+from games.core import controls, game_setup, moves, timers
 from games.mail import emails
 from games.models import Game, GameEvent
 from tests.support.fixtures_pages import (
@@ -136,7 +137,7 @@ def test_the_beat_sweep_hands_an_ended_bargaining_time_to_a_worker(settings):
     Game.objects.filter(pk=game.pk).update(
         bargaining_until=now - timedelta(seconds=1), phase_deadline=now + timedelta(days=1)
     )
-    timer_tasks.sweep_deadlines()
+    tasks.sweep_deadlines()
     assert fresh(game).engine_state().phase.bargaining_over
 
 

@@ -127,16 +127,16 @@ def test_paused_or_finished_games_get_no_bot_turn():
 
 
 def test_the_sweep_hands_a_due_bots_turn_to_a_worker_once(settings, monkeypatch):
-    from games.core import timer_tasks
+    from games import tasks
 
     game = _game(_bots(4))
     handed = []
-    monkeypatch.setattr(timer_tasks.play_bots, "delay", handed.append)
+    monkeypatch.setattr(tasks.play_bots, "delay", handed.append)
     Game.objects.filter(pk=game.pk).update(bots_due_at=timezone.now() - timedelta(seconds=1))
-    timer_tasks.sweep_deadlines()
-    timer_tasks.sweep_deadlines()  # handed out already: not again before REQUEUE_AFTER
+    tasks.sweep_deadlines()
+    tasks.sweep_deadlines()  # handed out already: not again before REQUEUE_AFTER
     assert handed == [game.pk]
-    assert timer_tasks.play_bots(game.pk) == 3  # the worker's turn: every merchant's market
+    assert tasks.play_bots(game.pk) == 3  # the worker's turn: every merchant's market
     game.refresh_from_db()
     assert game.bots_queued_at is None and game.bots_due_at is not None  # the load is next
 

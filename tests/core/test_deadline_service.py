@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.db import connection
 
-from games import engine
+from games import engine, tasks
 from games.core import (
     bulk,
     controls,
@@ -21,7 +21,6 @@ from games.core import (
     moves,
     notifications,
     staged_advances,
-    timer_tasks,
     timers,
 )
 from games.engine.state import BlackMarketStep, Inspection, Load, Market, MarketTurn
@@ -239,18 +238,14 @@ class Sweeps:
 
     def at(self, *instants) -> None:
         with (
-            mock.patch.object(timer_tasks.advance_games, "delay", side_effect=self.advance.append),
-            mock.patch.object(
-                timer_tasks.advance_games, "apply_async", side_effect=self.hand_out_ahead
-            ),
-            mock.patch.object(timer_tasks.remind_game, "delay", side_effect=self.remind.append),
-            mock.patch.object(
-                timer_tasks.end_bargaining, "delay", side_effect=self.bargaining.append
-            ),
+            mock.patch.object(tasks.advance_games, "delay", side_effect=self.advance.append),
+            mock.patch.object(tasks.advance_games, "apply_async", side_effect=self.hand_out_ahead),
+            mock.patch.object(tasks.remind_game, "delay", side_effect=self.remind.append),
+            mock.patch.object(tasks.end_bargaining, "delay", side_effect=self.bargaining.append),
         ):
             for instant in instants:
-                with mock.patch("games.core.timer_tasks.timezone.now", return_value=instant):
-                    timer_tasks.sweep_deadlines()
+                with mock.patch("games.core.deadline_sweep.timezone.now", return_value=instant):
+                    tasks.sweep_deadlines()
 
 
 def seconds_after(start, *seconds) -> list:

@@ -18,10 +18,10 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from games import tasks
 from games.core import backlog as health
-from games.core import game_setup, timer_tasks
-from games.mail import outbox
-from games.mail import send_tasks as mail_tasks
+from games.core import game_setup
+from games.mail import outbox, sending
 from games.models import Game, OutboxEmail
 from sheriff_pbem.celery import app as celery_app
 from tests.support.fixtures_pages import link_stem
@@ -247,7 +247,7 @@ def test_the_backlog_check_warns_while_the_email_queue_is_backed_up(caplog, sett
     new_game()
     OutboxEmail.objects.update(created_at=timezone.now() - timedelta(seconds=600))
     with (
-        mock.patch.object(timer_tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
+        mock.patch.object(tasks, "BACKED_UP_MAIL", health.BackedUpMail(every=300)),
         mock.patch.object(outbox, "deliver") as deliver,
         caplog.at_level(logging.WARNING, logger="games.core.backlog"),
     ):
@@ -267,14 +267,14 @@ def test_a_sweep_stops_taking_emails_well_before_the_visibility_timeout():
         clock["now"] += 5.0
 
     with (
-        mock.patch.object(mail_tasks, "SWEEP_OUTBOX_SECONDS", 8.0),
-        mock.patch("games.mail.send_tasks.time.monotonic", side_effect=lambda: clock["now"]),
+        mock.patch.object(sending, "SWEEP_OUTBOX_SECONDS", 8.0),
+        mock.patch("games.mail.sending.time.monotonic", side_effect=lambda: clock["now"]),
         mock.patch.object(outbox, "deliver", side_effect=slow_send) as deliver,
     ):
-        done = mail_tasks.sweep_outbox()
+        done = tasks.sweep_outbox()
     assert deliver.call_count == 2 and done == 2  # 0 s, 5 s; at 10 s its time was up
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
-    assert mail_tasks.SWEEP_OUTBOX_SECONDS < mail_tasks.sweep_outbox.time_limit < visibility
+    assert sending.SWEEP_OUTBOX_SECONDS < tasks.sweep_outbox.time_limit < visibility
 
 
 def test_one_email_that_fails_does_not_stop_the_sweep():
@@ -283,7 +283,7 @@ def test_one_email_that_fails_does_not_stop_the_sweep():
     with (
         mock.patch.object(outbox, "deliver", side_effect=[RuntimeError("boom"), "sent", "sent"]),
     ):
-        assert mail_tasks.sweep_outbox() == 3
+        assert tasks.sweep_outbox() == 3
 
 
 def test_the_sweeps_expire_instead_of_piling_up_behind_stopped_workers():

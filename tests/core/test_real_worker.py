@@ -15,8 +15,8 @@ from django.db import connection
 from django.utils import timezone
 
 from games.core import game_setup, moves
-from games.core.timer_tasks import advance_games, sweep_deadlines
 from games.models import Game, GameEvent, OutboxEmail
+from games.tasks import advance_games, sweep_deadlines
 from sheriff_pbem.celery import app
 from tests.support.real_services import REAL_SERVICES
 

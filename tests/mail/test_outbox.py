@@ -14,8 +14,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.core import game_setup, game_writes, moves, notifications
-from games.mail import outbox
-from games.mail import send_tasks as mail_tasks
+from games.mail import outbox, sending
 from games.models import Game, OutboxEmail, Seat
 
 pytestmark = pytest.mark.django_db
@@ -195,7 +194,7 @@ def test_one_email_that_cannot_be_rendered_does_not_hold_up_the_others(monkeypat
         real_render(email, now, table)
 
     monkeypatch.setattr(outbox, "render", render)
-    assert mail_tasks.send_emails(pks) == len(pks) - 1
+    assert sending.send(pks) == len(pks) - 1
     assert OutboxEmail.objects.get(pk=pks[0]).status == "pending"  # the sweep tries it again
 
 

@@ -1,19 +1,23 @@
 """Each move is declared once, above the engine: one entry in the moves registry
-(games.present.moves) per engine command, whose form fields read back as the
-command, and no other module listing the moves again. Each refusal the engine
+(games.present.moves) per engine command, with a way to it on the page, its reply
+phrasings and its API model; its form fields and its API body read back as the
+command, and no other module lists the moves again. Each refusal the engine
 raises is worded once: a key of games.words.refusal_messages, found by reading
 the engine's sources, so a new refusal without a message fails here."""
 
 import ast
+import json
 import random
 import re
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+from pydantic import ValidationError
 
 from games.engine import inspection
 from games.engine.flow import COMMANDS
-from games.present import moves
+from games.present import move_schemas, moves
 from games.web import forms
 from games.words import refusal_messages
 from tests.support.random_commands import as_post, random_commands
@@ -88,6 +92,94 @@ def test_every_entry_s_fields_read_back_as_its_command():
             assert moves.MOVES[kind].write(back) == moves.MOVES[kind].write(
                 {**command, **{k: v for k, v in back.items() if k in ("order", "draws")}}
             )
+
+
+def test_every_entry_has_a_page_path_reply_phrasings_and_an_api_model():
+    source = (GAMES / "present" / "moves.py").read_text()
+    # An entry without a page form of its own says where the page sends it.
+    documented = re.findall(r"page_form=None,\s*#\s*\S", source)
+    assert len(documented) == sum(move.page_form is None for move in moves.MOVES.values())
+    for kind, move in moves.MOVES.items():
+        assert move.replies, kind
+        assert issubclass(move.api, move_schemas.Command), kind
+        assert move.api.model_fields["type"].annotation.__args__ == (kind,)
+        assert "seat" not in move.api.model_fields  # the API sets it from its token
+        assert move.api.__doc__, kind  # the API's description of the operation
+    assert moves.command_models() == tuple(move.api for move in moves.MOVES.values())
+
+
+# What the drill's random players leave to the engine's defaults (the order of
+# confiscated goods, a Sheriff's pile in a demand, goods of a stand by kind).
+CHOICES_NO_PAGE_OFFERS = [
+    {"type": "inspect_bag", "seat": 0, "bag": 2, "pile": 1, "order": ["mead", "apples"]},
+    {"type": "accept_offer", "seat": 0, "offer": 3, "revision": 2, "order": "highest_on_top"},
+    {
+        "type": "make_offer",
+        "seat": 0,
+        "to": 2,
+        "terms": {
+            "gold": 2,
+            "stand_counts": {"cheese": 1},
+            "sheriff": [{"bag": 2, "action": "inspect", "pile": 0, "order": "lowest_on_top"}],
+        },
+    },
+]
+
+
+def test_every_command_random_players_make_is_a_body_of_its_api_model():
+    """The command without ``seat`` validates as its API body (as JSON too), which
+    gives back exactly that command."""
+    found = commands_of_every_kind()
+    assert set(found) >= set(moves.MOVES) - {"set_black_market_standing"}
+    found.setdefault("set_black_market_standing", []).extend(
+        [{"type": "set_black_market_standing", "seat": 1, "standing": on} for on in (True, False)]
+    )
+    for command in CHOICES_NO_PAGE_OFFERS:
+        found[command["type"]].append(command)
+    for kind, commands in found.items():
+        model = moves.MOVES[kind].api
+        for command in commands[:200]:
+            body = {k: v for k, v in command.items() if k != "seat"}
+            assert model.model_validate(body).as_command() == body, body
+            assert model.model_validate_json(json.dumps(body)).as_command() == body, body
+
+
+@pytest.mark.parametrize("model", moves.command_models(), ids=lambda model: model.__name__)
+def test_an_api_model_takes_its_example_and_refuses_what_is_no_command(model):
+    example = model.model_config["json_schema_extra"]["examples"][0]
+    assert model.model_validate(example).as_command() == example
+    for wrong in (
+        {**example, "bribe": 1},  # an unknown field
+        {**example, "seat": 0},  # the API's to set
+        {**example, "type": "timeout"},  # not a seat's move
+        {k: v for k, v in example.items() if k != "type"},
+    ):
+        with pytest.raises(ValidationError):
+            model.model_validate(wrong)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "set_aside", "cards": ["12"]},  # a card id is a number
+        {"type": "set_aside", "cards": 12},
+        {"type": "load_bag", "cards": [1], "declared": "pepper", "count": 1},  # not legal goods
+        {"type": "market_turn", "cards": [1], "draws": ["pile"]},
+        {"type": "inspect_bag", "bag": 2, "pile": None},  # left out, not null
+        {"type": "inspect_bag", "bag": 2, "order": ["rubies"]},
+        {"type": "make_offer", "to": "everyone", "terms": {"sheriff": []}},
+        {"type": "make_offer", "to": 0, "terms": {"gold": -1, "sheriff": []}},
+        {"type": "make_offer", "to": 0, "terms": {"sheriff": [], "tip": 1}},  # terms: only its own
+        {"type": "make_offer", "to": 0, "terms": {"sheriff": [{"bag": 1, "action": "bribe"}]}},
+        {"type": "revise_offer", "offer": 1, "terms": {"bag_goods": {"apples": 0}, "sheriff": []}},
+        {"type": "claim_black_market", "kind": "apples"},
+        {"type": "set_black_market_standing", "standing": "yes"},
+        {"type": "set_black_market_standing", "standing": 1},
+    ],
+)
+def test_an_api_body_that_is_no_command_is_refused(body):
+    with pytest.raises(ValidationError):
+        moves.MOVES[body["type"]].api.model_validate(body)
 
 
 # --- refusals ------------------------------------------------------------------------------

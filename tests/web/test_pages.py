@@ -8,11 +8,10 @@ from django.http import QueryDict
 from django.test import Client
 from django.utils import timezone
 
-from games.core import moves, timers
+from games.core import moves, selectors, timers
 from games.engine import CARD_TYPES
 from games.models import Game, Submission
 from games.present.move_fields import sent_back
-from games.web import views
 from games.web.forms import FormError, parse_move
 from tests.support.builders import rig
 from tests.support.fixtures_pages import (
@@ -121,7 +120,7 @@ def test_the_latest_lines_read_in_small_batches_are_the_same(client, game, monke
         timers.advance(game.pk, force=True)
     path = path_of(seat(game, 1))
     latest = log_texts(client.get(path))
-    monkeypatch.setattr(views, "EVENTS_BATCH", 3)
+    monkeypatch.setattr(selectors, "EVENTS_BATCH", 3)
     assert log_texts(client.get(path)) == latest and len(latest) == 40
 
 

@@ -55,8 +55,8 @@ from django.utils import timezone
 
 from games.core import deadline_claims, deadline_runner, game_setup, moves, notifications, timers
 from games.devtools.bench.scale import copy_live_games
-from games.mail.send_tasks import send_emails
 from games.models import Game, GameEvent, OutboxEmail, Seat
+from games.tasks import send_emails
 
 BENCH_EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 POLL_SECONDS = 0.2

@@ -1,0 +1,34 @@
+"""A signed-in person's own games (their session, as on My games)."""
+
+from django.utils import translation
+from ninja import Router
+from ninja.security import django_auth
+
+from games.api.errors import documented
+from games.api.schemas import MyGamesOut
+from games.present import my_games
+from games.present.page_language import browser_language
+
+router = Router(auth=django_auth, tags=["person"])
+SECTIONS = {my_games.YOUR_MOVE: "your_move", my_games.WAITING: "waiting", my_games.OVER: "over"}
+
+
+@router.get("/me/games", response={200: MyGamesOut, **documented(401, 429)}, summary="My games")
+def games(request):
+    """What My games shows the signed-in person: their move first, then the games
+    waiting on others, then those over, with each one's links."""
+    with translation.override(browser_language(request)):
+        found = my_games.my_games(request.user.email.strip())
+        rows = [
+            {
+                "name": row.name,
+                "badge": str(row.badge),
+                "line": str(row.line),
+                "details": [str(d) for d in row.details],
+                "section": SECTIONS.get(row.section, "waiting"),
+                "links": [{"label": str(link.label), "url": link.url} for link in row.links],
+                "talk_unread": row.talk_unread,
+            }
+            for row in found.rows
+        ]
+    return {"your_move": found.your_move(), "games": rows}
