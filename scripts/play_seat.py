@@ -16,61 +16,92 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # games.bots, pure Python
 
+from games.bots import turns
 from games.bots.levels import LEVELS, bot
 from games.bots.seen import Seen
 
 
-def seen_from(view: dict, log: list) -> Seen:
-    """What the bot decides from, built from the API's answers (as games.bots.seen does
-    from the engine's): the seat's view, its moves and its log."""
-    mine = view["view"]["my_moves"]
-    return Seen(view["seat"], view["view"], mine["moves"], mine["must_act"], log)
+class SeatPlayer:
+    """A bot level at one seat, through the API: ``turn()`` reads the seat and makes
+    the move the bot chooses, if any."""
 
+    def __init__(self, site: str, token: str, level: str, rnd=None, out=print):
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {token}"
+        me = self.get(f"{site}/api/v1/token")
+        self.seat = f"{site}/api/v1/games/{me['game']}/seats/{me['seat']}"
+        self.bot = bot(level, rnd or random.Random())
+        self.log: list = []  # the seat's events so far, as the API projects them
+        self.out = out
+        self.view: dict = {}
 
-def play(base: str, token: str, level: str, pause: float = 2.0, out=print) -> dict:
-    http = requests.Session()
-    http.headers["Authorization"] = f"Bearer {token}"
-    me = http.get(f"{base}/api/v1/token", timeout=30).json()
-    seat = f"{base}/api/v1/games/{me['game']}/seats/{me['seat']}"
-    player, log, since = bot(level, random.Random()), [], 0
-    while True:
-        view = http.get(seat, timeout=30).json()
-        if view["game"]["status"] != "active":
-            return view
+    def get(self, address: str, **params) -> dict:
+        return self.http.get(address, params=params, timeout=30).json()
+
+    def over(self) -> bool:
+        return self.view.get("game", {}).get("status", "active") != "active"
+
+    def turn(self) -> bool:
+        """One look at the table and the bot's move, if it makes one: True if it did."""
+        self.view = self.get(self.seat)
+        if self.over():
+            return False
+        since = self.log[-1]["seq"] if self.log else 0
         while since is not None:  # the log since last time, a page at a time
-            page = http.get(f"{seat}/events", params={"since": since}, timeout=30).json()
-            log += page["events"]
-            since = page["next_since"] or (log[-1]["seq"] if log else 0)
-            if page["next_since"] is None:
-                break
-        command = player.decide(seen_from(view, log))
+            page = self.get(f"{self.seat}/events", since=since)
+            self.log += page["events"]
+            since = page["next_since"]
+        mine = self.view["view"]["my_moves"]
+        seen = Seen(self.view["seat"], self.view["view"], mine["moves"], mine["must_act"], self.log)
+        # Who must answer, as at the site's own tables (games.bots.turns): asked so, a
+        # bot answers, else the seat plays what the game's deadline would.
+        moves = mine["moves"]
+        awaited = (mine["must_act"] and not turns.only_offers(moves)) or (
+            turns.to_speak(moves) or turns.to_answer(moves)
+        )
+        command = self.bot.decide(turns.as_awaited(seen) if awaited else seen)
+        if command is None and awaited:
+            command = self.fallback()
         if command is None:
-            time.sleep(pause)
-            continue
+            return False
         command.pop("seat", None)  # the token names the seat
-        answer = http.post(
-            f"{seat}/commands",
-            json={"version": view["version"], "command": command},
+        answer = self.http.post(
+            f"{self.seat}/commands",
+            json={"version": self.view["version"], "command": command},
             headers={"Idempotency-Key": uuid.uuid4().hex},
             timeout=30,
         )
         if answer.status_code == 429:
             time.sleep(int(answer.headers.get("Retry-After", "5")))
-        elif answer.status_code != 200:
-            out(f"refused ({answer.status_code}): {answer.json()['error']['message']}")
-            time.sleep(pause)
-        else:
-            out(answer.json()["message"])
+            return False
+        if answer.status_code != 200:
+            self.out(f"refused ({answer.status_code}): {answer.json()['error']['message']}")
+            return False
+        self.out(answer.json()["message"])
+        return True
+
+    def fallback(self) -> dict | None:
+        """An awaited seat whose bot chose nothing: no offer, let a bag pass, refuse
+        the offer waiting (turns.fallback's order), from the API's example moves."""
+        listed = {m["type"]: m for m in self.get(f"{self.seat}/moves")["moves"]}
+        for kind in ("say_no_offer", "pass_bag", "refuse_offer"):
+            if listed.get(kind, {}).get("example"):
+                return dict(listed[kind]["example"])
+        return None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("base", help="the site's address, e.g. https://sheriff.example")
+    parser.add_argument("site", help="the site's address, e.g. https://sheriff.example")
     parser.add_argument("token", help="the seat's API token (its settings page)")
     parser.add_argument("--level", choices=sorted(LEVELS), default="smuggler")
+    parser.add_argument("--pause", type=float, default=5.0, help="seconds between looks")
     args = parser.parse_args()
-    final = play(args.base.rstrip("/"), args.token, args.level)
-    print("The game is over:", final["game"]["status"])
+    player = SeatPlayer(args.site.rstrip("/"), args.token, args.level)
+    while not player.over():
+        if not player.turn():
+            time.sleep(args.pause)
+    print("The game is over.")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from games.api import person_routes, seat_routes
 from games.api.errors import (
     BAD_BODY,
     DEAD_TOKEN,
+    NO_KEY,
     NO_TOKEN,
     NOT_FOUND,
     NOT_JSON,
@@ -58,15 +59,17 @@ def _api_error(request, error: ApiError):
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request, error):
+    if request.path.endswith("/me/games"):  # a person's session, not a seat's token
+        return _answer(request, 401, "not_signed_in", SIGN_IN)
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return _answer(request, 401, "bad_token", DEAD_TOKEN, {"WWW-Authenticate": "Bearer"})
-    if request.path.endswith("/me/games"):
-        return _answer(request, 401, "not_signed_in", SIGN_IN)
     return _answer(request, 401, "no_token", NO_TOKEN, {"WWW-Authenticate": "Bearer"})
 
 
 @api.exception_handler(ValidationError)
 def _invalid(request, error: ValidationError):
+    if any(e.get("loc", ())[:1] == ("header",) for e in error.errors):
+        return _answer(request, 400, "idempotency_key_missing", NO_KEY)
     problems = "; ".join(_problem(e) for e in error.errors[:5])
     with translation.override(_language(request)):
         message = BAD_BODY % {"problem": problems}

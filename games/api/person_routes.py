@@ -13,7 +13,12 @@ router = Router(auth=django_auth, tags=["person"])
 SECTIONS = {my_games.YOUR_MOVE: "your_move", my_games.WAITING: "waiting", my_games.OVER: "over"}
 
 
-@router.get("/me/games", response={200: MyGamesOut, **documented(401, 429)}, summary="My games")
+@router.get(
+    "/me/games",
+    response={200: MyGamesOut, **documented(401)},
+    summary="My games",
+    operation_id="my_games",
+)
 def games(request):
     """What My games shows the signed-in person: their move first, then the games
     waiting on others, then those over, with each one's links."""

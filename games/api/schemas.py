@@ -7,6 +7,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.present.move_schemas import INTEGRAL
 from games.present.moves import command_models
 
 # One of the registry's command models, told apart by "type".
@@ -17,8 +18,8 @@ class CommandIn(BaseModel):
     """A move, made against the phase version the client read (``version`` of the
     seat's view or its moves): a phase that moved on since refuses it (409)."""
 
-    model_config = ConfigDict(extra="forbid")
-    version: int = Field(ge=0, le=2**31 - 1)
+    model_config = ConfigDict(extra="forbid", strict=True)
+    version: Annotated[int, Field(ge=0, le=2**31 - 1), INTEGRAL]
     command: Command
 
 
@@ -74,9 +75,11 @@ class EventsOut(BaseModel):
 
 
 class TalkIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     text: str = Field(min_length=1, max_length=4000)
-    to: int | None = Field(default=None, ge=0, le=5, description="A seat; none: the table.")
+    to: Annotated[int, Field(ge=0, le=5), INTEGRAL] | None = Field(
+        default=None, description="A seat; none: the table."
+    )
     about: str = Field(default="", max_length=30, description='What it answers: "offer-2".')
 
 

@@ -6,11 +6,11 @@ seat that does not exist, so a token tells nothing of other seats."""
 import re
 
 from django.utils import timezone
-from ninja import Header, Query, Router
+from ninja import Header, Query, Router, Status
 
 from games.api import legal_moves, payloads
 from games.api.auth import SeatToken
-from games.api.errors import NO_KEY, NO_SEAT, STALE, ApiError, documented
+from games.api.errors import NO_SEAT, STALE, ApiError, documented
 from games.api.schemas import (
     CommandIn,
     CommandOut,
@@ -44,21 +44,43 @@ def _own(request, game: int, seat: int):
     return mine
 
 
-@router.get("/token", response={200: TokenCheck, **documented(*ERRORS)}, summary="Whose token")
+def _links() -> dict:
+    """OpenAPI links from the token's answer to its seat's operations: a client (and
+    the stateful tests) learns where its seat is from the first call."""
+    seat = {"game": "$response.body#/game", "seat": "$response.body#/seat"}
+    operations = ("view", "legal", "command", "events", "talk_read", "talk_post")
+    return {name: {"operationId": f"seat_{name}", "parameters": seat} for name in operations}
+
+
+@router.get(
+    "/token",
+    response={200: TokenCheck, **documented(*ERRORS)},
+    summary="Whose token",
+    operation_id="token",
+    openapi_extra={"responses": {200: {"links": _links()}}},
+)
 def token(request):
     """The seat this token plays, and where its operations are."""
     seat = request.auth
     return {"game": seat.game_id, "seat": seat.index, "name": seat.name}
 
 
-@router.get(SEAT, response={200: SeatViewOut, **documented(*ERRORS)}, summary="The seat's view")
+@router.get(
+    SEAT,
+    response={200: SeatViewOut, **documented(*ERRORS)},
+    summary="The seat's view",
+    operation_id="seat_view",
+)
 def view(request, game: int, seat: int):
     """Everything the seat may know of its game now, as its page shows it."""
     return payloads.seat_json(seat_view(_own(request, game, seat)))
 
 
 @router.get(
-    SEAT + "/moves", response={200: MovesOut, **documented(*ERRORS)}, summary="Legal moves now"
+    SEAT + "/moves",
+    response={200: MovesOut, **documented(*ERRORS)},
+    summary="Legal moves now",
+    operation_id="seat_legal",
 )
 def legal(request, game: int, seat: int):
     """The moves the seat may make now, each with an example body the engine accepts."""
@@ -74,21 +96,22 @@ def legal(request, game: int, seat: int):
     SEAT + "/commands",
     response={200: CommandOut, **documented(*ERRORS, 409, 422)},
     summary="Make a move",
+    operation_id="seat_command",
 )
 def command(
     request,
     game: int,
     seat: int,
     body: CommandIn,
-    idempotency_key: str | None = Header(default=None, alias="Idempotency-Key"),
+    idempotency_key: str = Header(
+        ..., alias="Idempotency-Key", min_length=1, max_length=40, pattern=KEY.pattern
+    ),
 ):
     """Make a move. The same Idempotency-Key sent again (a retry after a lost answer)
     changes nothing and answers as the first time: the move counts once. A phase that
     moved on since ``version`` answers 409; a move the rules refuse, 422 with the
     engine's refusal code (docs/engine.md)."""
     mine = _own(request, game, seat)
-    if idempotency_key is None or not KEY.fullmatch(idempotency_key):
-        raise ApiError(400, "idempotency_key_missing", NO_KEY)
     chosen = body.command.as_command()
     with i18n.as_seat(mine):
         try:
@@ -115,7 +138,10 @@ def command(
 
 
 @router.get(
-    SEAT + "/events", response={200: EventsOut, **documented(*ERRORS)}, summary="The log since N"
+    SEAT + "/events",
+    response={200: EventsOut, **documented(*ERRORS)},
+    summary="The log since N",
+    operation_id="seat_events",
 )
 def events(request, game: int, seat: int, since: int = Query(0, ge=0, le=2**31 - 1)):
     """The game's events after ``since`` (a seq), oldest first, as this seat may know
@@ -129,7 +155,12 @@ def events(request, game: int, seat: int, since: int = Query(0, ge=0, le=2**31 -
     return {"events": projected, "next_since": found[-1]["seq"] if more else None}
 
 
-@router.get(SEAT + "/talk", response={200: TalkOut, **documented(*ERRORS)}, summary="Read talk")
+@router.get(
+    SEAT + "/talk",
+    response={200: TalkOut, **documented(*ERRORS)},
+    summary="Read talk",
+    operation_id="seat_talk_read",
+)
 def talk_read(request, game: int, seat: int, before: str = Query("", max_length=16)):
     """The table talk this seat may read, newest first, 20 at a time (``before``: the
     ref the previous page ended at)."""
@@ -147,6 +178,7 @@ def talk_read(request, game: int, seat: int, before: str = Query("", max_length=
     SEAT + "/talk",
     response={201: TalkMessageOut, **documented(*ERRORS, 409)},
     summary="Say something",
+    operation_id="seat_talk_post",
 )
 def talk_post(request, game: int, seat: int, body: TalkIn):
     """Post a message to the table (``to``: one seat only)."""
@@ -160,7 +192,7 @@ def talk_post(request, game: int, seat: int, body: TalkIn):
         except game_writes.ServiceError as error:
             raise ApiError(409, error.code, error.message) from None
     by_pk = {s.pk: s.index for s in selectors.seats_of(mine.game)}
-    return 201, _message(message, by_pk)
+    return Status(201, _message(message, by_pk))
 
 
 def _message(row, by_pk: dict) -> dict:

@@ -12,7 +12,7 @@ own layer: no web framework here, the API builds on them.
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from games.engine import CARD_TYPES, LEGAL_TYPES
 from games.engine.cards import BLACK_MARKET_TYPES
@@ -23,13 +23,29 @@ Goods = Literal[tuple(CARD_TYPES)]
 LegalGoods = Literal[tuple(LEGAL_TYPES)]
 BlackMarketGoods = Literal[tuple(BLACK_MARKET_TYPES)]
 
+
+def _integral(value):
+    """JSON has numbers, not integers: 3.0 is the integer 3 (as JSON Schema reads it);
+    strict mode still refuses "3", true and 3.5."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# A whole number as JSON Schema's "integer" means it. It goes after a Field's bounds, so
+# that the schema still shows them ("minimum", not an unknown "ge").
+INTEGRAL = BeforeValidator(_integral)
 MAX_CARDS = 20  # far more than any move names: a bound, the engine counts
-CardId = Annotated[int, Field(ge=0, description="A card's id, as the game's view shows it.")]
+CardId = Annotated[
+    int, Field(ge=0, description="A card's id, as the game's view shows it."), INTEGRAL
+]
 CardIds = Annotated[list[CardId], Field(max_length=MAX_CARDS)]
-Seat = Annotated[int, Field(ge=0, description="A seat: 0 is the first player.")]
-OfferId = Annotated[int, Field(ge=1, description="An offer's number.")]
+Seat = Annotated[int, Field(ge=0, description="A seat: 0 is the first player."), INTEGRAL]
+OfferId = Annotated[int, Field(ge=1, description="An offer's number."), INTEGRAL]
 Pile = Annotated[
-    int, Field(ge=0, description="A discard pile: 0, or 1 for the 1st edition's second pile.")
+    int,
+    Field(ge=0, description="A discard pile: 0, or 1 for the 1st edition's second pile."),
+    INTEGRAL,
 ]
 Order = Annotated[
     Literal[LOWEST_ON_TOP, HIGHEST_ON_TOP] | Annotated[list[Goods], Field(max_length=12)],
@@ -120,7 +136,7 @@ class LoadBag(Command):
     type: Literal["load_bag"]
     cards: CardIds
     declared: LegalGoods
-    count: Annotated[int, Field(ge=0)]
+    count: Annotated[int, Field(ge=0), INTEGRAL]
 
 
 # --- bargaining ----------------------------------------------------------------------------
@@ -140,12 +156,12 @@ class Terms(Body):
     """An offer's terms: what the payer gives (gold, goods from their stand or their
     closed bag, a promise) for what the Sheriff does (at least one action)."""
 
-    gold: Annotated[int, Field(ge=0)] = None
+    gold: Annotated[int, Field(ge=0), INTEGRAL] = None
     stand_goods: CardIds = Field(None, description="Cards of the payer's stand, by id.")
-    stand_counts: dict[Goods, Annotated[int, Field(ge=0)]] = Field(
+    stand_counts: dict[Goods, Annotated[int, Field(ge=0), INTEGRAL]] = Field(
         None, description="Goods of the payer's stand by kind: {kind: how many}."
     )
-    bag_goods: dict[Goods, Annotated[int, Field(ge=1)]] = Field(
+    bag_goods: dict[Goods, Annotated[int, Field(ge=1), INTEGRAL]] = Field(
         None, description="Goods promised from the payer's closed bag: {kind: how many}."
     )
     promise: Annotated[str, Field(max_length=MAX_PROMISE)] = None
@@ -205,7 +221,7 @@ class AcceptOffer(Command):
     model_config = _config({"type": "accept_offer", "offer": 2, "revision": 1})
     type: Literal["accept_offer"]
     offer: OfferId
-    revision: Annotated[int, Field(ge=1)]
+    revision: Annotated[int, Field(ge=1), INTEGRAL]
     pile: Pile = None
     order: Order = None
 

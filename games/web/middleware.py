@@ -11,7 +11,7 @@ import logging
 
 from django.conf import settings
 from django.db import OperationalError, connections
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.http.request import split_domain_port, validate_host
 from django.shortcuts import render
 
@@ -79,6 +79,13 @@ class DatabaseHiccupMiddleware:
             log.warning("database connection lost during %s; running it again", request.path)
             return self.get_response(request)
         log.error("database connection lost twice during %s", request.path)
+        if request.path.startswith("/api/"):  # a program reads JSON (games.api.errors)
+            response = JsonResponse(
+                {"error": {"code": "unavailable", "message": "Try again in a moment."}},
+                status=503,
+            )
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
         response = render(
             request,
             "link_error.html",
