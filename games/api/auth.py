@@ -24,7 +24,8 @@ class SeatToken(HttpBearer):
     def authenticate(self, request, token: str):
         counted(api_tokens.digest(token))
         try:
-            return api_tokens.seat_of(token)
+            seat, request.api_seats = api_tokens.seat_of(token)
+            return seat
         except api_tokens.TokenError:
             return None  # 401
         except links.LinkError as error:

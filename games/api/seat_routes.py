@@ -73,7 +73,7 @@ def token(request):
 )
 def view(request, game: int, seat: int):
     """Everything the seat may know of its game now, as its page shows it."""
-    return payloads.seat_json(seat_view(_own(request, game, seat)))
+    return payloads.seat_json(seat_view(_own(request, game, seat), seats=request.api_seats))
 
 
 @router.get(
@@ -113,11 +113,11 @@ def command(
     engine's refusal code (docs/engine.md)."""
     mine = _own(request, game, seat)
     chosen = body.command.as_command()
+    seats = request.api_seats  # read with the seat: the emails the move owes, its message
     with i18n.as_seat(mine):
         try:
-            outcome = moves.submit(
-                mine, chosen, version=body.version, key=f"{mine.pk}.api.{idempotency_key}"
-            )
+            key = f"{mine.pk}.api.{idempotency_key}"
+            outcome = moves.submit(mine, chosen, version=body.version, key=key, seats=seats)
         except game_writes.ServiceError as error:
             raise ApiError(409, error.code, error.message) from None
         if outcome.code == "stale_page":
@@ -127,7 +127,7 @@ def command(
             raise ApiError(429, "too_fast", outcome.message, retry)
         if not outcome.accepted:
             raise ApiError(422, outcome.code or "refused", outcome.message)
-        names = user_text.names(s.name for s in selectors.seats_of(mine.game))
+        names = user_text.names(s.name for s in seats)
         message = move_done.told(mine, chosen["type"], outcome, names)
     return {
         "accepted": True,
@@ -167,7 +167,7 @@ def talk_read(request, game: int, seat: int, before: str = Query("", max_length=
     mine = _own(request, game, seat)
     start = talk.message_by_ref(mine, before) if before else None
     rows, next_one = talk.page(mine, start)
-    by_pk = {s.pk: s.index for s in selectors.seats_of(mine.game)}
+    by_pk = {s.pk: s.index for s in request.api_seats}
     return {
         "messages": [_message(row, by_pk) for row in rows],
         "next_before": next_one.ref if next_one else None,
@@ -191,7 +191,7 @@ def talk_post(request, game: int, seat: int, body: TalkIn):
             raise ApiError(429, "too_fast", error.message, retry) from None
         except game_writes.ServiceError as error:
             raise ApiError(409, error.code, error.message) from None
-    by_pk = {s.pk: s.index for s in selectors.seats_of(mine.game)}
+    by_pk = {s.pk: s.index for s in request.api_seats}
     return Status(201, _message(message, by_pk))
 
 

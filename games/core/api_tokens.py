@@ -8,14 +8,15 @@ works for one seat, while that seat's links do: a replaced player's token, or on
 minted before the links were sent anew, is dead like their links.
 """
 
+import functools
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import links
+from games.core import compiled, links, selectors
 from games.core.game_writes import ServiceError
 from games.models import ApiToken, Seat
 
@@ -52,6 +53,7 @@ def mint(seat: Seat, label: str = "", now=None) -> str:
             raise ServiceError("too_many_tokens", "")
         ApiToken.objects.create(
             seat=seat,
+            game_id=seat.game_id,
             digest=digest(raw),
             prefix=raw[:SHOWN_PREFIX],
             label=label,
@@ -67,21 +69,48 @@ def revoke(seat: Seat, token_id: int, now=None) -> bool:
     return bool(done)
 
 
-def seat_of(raw: str, now=None) -> Seat:
-    """The seat a token plays, with its game attached, in one read; TokenError if
-    it plays none. A game whose links have stopped working (some days after its
+def seat_of(raw: str, now=None) -> tuple:
+    """The seat a token plays, with its game attached, and the game's seats in seat
+    order (the emails a move owes are addressed from them), in two reads; TokenError
+    if it plays none. A game whose links have stopped working (some days after its
     end) answers links.LinkError, as its pages do."""
     if not raw.startswith(PREFIX) or len(raw) > 100:
         raise TokenError
-    token = (
-        ApiToken.objects.select_related("seat__game")
-        .filter(digest=digest(raw), revoked_at__isnull=True)
-        .first()
-    )
-    if token is None or token.link_version != token.seat.link_version:
+    token = _token_row(digest(raw))
+    if token is None:
+        raise TokenError
+    token_id, seat_id, game_id, version, used = token
+    seat, seats = selectors.seat_at_table(seat_id, game_id)
+    if seat is None or version != seat.link_version:
         raise TokenError
     now = now or timezone.now()
-    if token.last_used_at is None or now - token.last_used_at > USED_EVERY:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    seat = token.seat
-    return links.seat_if_link_current(seat, seat.link_version)
+    if used is None or now - used > USED_EVERY:
+        ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
+    return links.seat_if_link_current(seat, seat.link_version), seats
+
+
+def _token_row(found: str):
+    """(id, seat, game, link version, last used) of the live token of digest
+    ``found``, or None. Written once as SQL: compiling the queryset cost more than
+    the rest of a request's reads together (manage.py bench_moves, "api POST")."""
+    conn = compiled.connection()
+    with conn.cursor() as cursor:
+        cursor.execute(_token_sql(conn.vendor), [found])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    used = row[4]
+    if isinstance(used, str):  # SQLite answers text
+        used = datetime.fromisoformat(used)
+    if used is not None and timezone.is_naive(used):  # stored in UTC
+        used = used.replace(tzinfo=UTC)
+    return (*row[:4], used)
+
+
+@functools.cache
+def _token_sql(vendor: str) -> str:
+    """The queryset's SQL, its one parameter (the digest) left a placeholder."""
+    query = ApiToken.objects.filter(digest="?", revoked_at__isnull=True).values_list(
+        "pk", "seat_id", "game_id", "link_version", "last_used_at"
+    )
+    return query.query.sql_with_params()[0]

@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils import timezone
 
-from games.models.play import Seat
+from games.models.play import Game, Seat
 
 
 class ApiToken(models.Model):
@@ -12,6 +12,9 @@ class ApiToken(models.Model):
     replaced player, links sent anew) or revoking it ends it."""
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="api_tokens")
+    # The seat's game, kept beside it: a request finds the seat with its table in one
+    # read (games.core.api_tokens.seat_of).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", editable=False)
     digest = models.CharField(max_length=64, unique=True, editable=False)
     # Its first characters, so that a player tells their tokens apart ("shf_Ab3d…").
     prefix = models.CharField(max_length=12, editable=False)

@@ -31,7 +31,8 @@ expected-statuses = [200, 201, 401, 404, 409, 422, 429]
 # called in-process.
 schema = schemathesis.openapi.from_path(SCHEMA_FILE, config=CONFIG)
 schema.app = WSGIHandler()
-TABLE: dict = {}  # the test's game, seat and token, set by the fixture
+TABLE: dict = {}
+CALLS: dict = {}  # cases run, by operation (the closing note's figures)  # the test's game, seat and token, set by the fixture
 
 
 # A token known before any case is made (schemathesis makes some while collecting);
@@ -70,7 +71,7 @@ def table(db, settings):
     game = start_game(black_market=True)
     seat = game.seats.get(index=1)
     ApiToken.objects.create(
-        seat=seat, digest=api_tokens.digest(TOKEN), prefix=TOKEN[:10], link_version=1
+        seat=seat, game=game, digest=api_tokens.digest(TOKEN), prefix=TOKEN[:10], link_version=1
     )
     person = Client()
     person.force_login(User.objects.create_user("ann", "ann@example.org"))
@@ -88,8 +89,14 @@ def table(db, settings):
 )
 def test_every_operation_keeps_to_its_schema(case, table):
     case.call_and_validate()
+    CALLS[case.operation.label] = CALLS.get(case.operation.label, 0) + 1
 
 
 @pytest.mark.django_db
 def test_the_stateful_phase_finds_nothing(table):
     schema.as_state_machine().run(settings=settings(max_examples=60, deadline=None, database=None))
+
+
+def teardown_module(module):
+    if CALLS:
+        print("\nschemathesis cases by operation:", CALLS)

@@ -31,6 +31,16 @@ def test_the_benchmark_players_finish_a_game_through_the_pages():
     assert samples.max_queries("email") <= 9, samples.max_queries("email")
 
 
+def test_the_benchmark_programs_finish_a_game_through_the_api():
+    game = start_game(players=("Ann", "Ben", "Cid"))
+    samples = inprocess.Samples()
+    moves = inprocess.play_api([game], samples)
+    assert fresh(game).status == Game.Status.FINISHED
+    assert moves == len(samples.of("api POST")) and moves > 50
+    # The page's move path, plus the token's one read (its seat and game joined).
+    assert samples.max_queries("api POST") <= 8, samples.max_queries("api POST")
+
+
 @override_settings(ROOT_URLCONF="games.devtools.bench.bench_urls")
 def test_the_minimal_view_locks_updates_and_redirects_behind_csrf():
     game = start_game()

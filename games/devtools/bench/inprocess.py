@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.core import links
 from games.core.compiled import BATCHED
+from games.devtools.bench import api_player
 from games.devtools.bench.player import next_step
 from games.mail import outbox
 from games.models import Game, OutboxEmail
@@ -143,6 +144,40 @@ def _one_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
         measured(client, "get", response["Location"], {}, round_no, samples)
         return 1
     return 0
+
+
+def play_api(games: list, samples: Samples) -> int:
+    """The games played to their end through the API (games.devtools.bench.api_player):
+    each seat reads its view ("api GET") and sends its command ("api POST"), the
+    emails it owes sent as the page's moves' are."""
+    seats = {game.pk: api_player.seats(game) for game in games}
+    moves, active = 0, list(games)
+    while active:
+        before = moves
+        for game in active:
+            for client, path in seats[game.pk]:
+                moves += _one_api_seat(client, path, game, samples)
+            game.refresh_from_db(fields=["status", "state"])
+        active = [game for game in active if game.status == Game.Status.ACTIVE]
+        if active and moves == before:
+            raise RuntimeError(f"no seat of games {[g.pk for g in active]} could move by the API")
+    return moves
+
+
+def _one_api_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
+    round_no = game.state.get("round", 0)
+    view = _timed("api GET", round_no, samples, partial(client.get, path)).json()
+    listed = {"must_act": view["view"]["my_moves"]["must_act"], "moves": [
+        {"type": m["type"], "options": m} for m in view["view"]["my_moves"]["moves"]
+    ]}  # fmt: skip
+    command = api_player.choice(listed, view["view"]["me"]["hand"])
+    if command is None:
+        return 0
+    body, headers = api_player.command_body(command, view["version"])
+    post = partial(client.post, path + "/commands", body, "application/json", headers=headers)
+    response = _timed("api POST", round_no, samples, post)
+    deliver_owed(game, round_no, samples)
+    return int(response.status_code == 200)
 
 
 def read_whole_logs(games: list, samples: Samples) -> None:

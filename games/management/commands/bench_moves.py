@@ -79,7 +79,7 @@ class Command(BaseCommand):
     def in_process(self) -> None:
         o = self.options
         games = scale.new_games(o["sample_games"], o["players"], o["edition"], "sample")
-        profiles = {kind: cProfile.Profile() for kind in ("get", "post", "email")}
+        profiles = {kind: cProfile.Profile() for kind in ("get", "post", "email", "api POST")}
         samples = inprocess.Samples(profiles=profiles if o["profile"] else None)
         moves = inprocess.play(games, samples)
         last = max(s.round for s in samples.rows)
@@ -94,6 +94,7 @@ class Command(BaseCommand):
                 f"statements p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
                 f" (round trips p50 {samples.p50_trips(kind):.0f})"
             )
+        self.api_beside_the_pages(samples)
         inprocess.read_whole_logs(games, samples)
         last_page = max(s.round for s in samples.of("log"))
         self.say(
@@ -109,6 +110,23 @@ class Command(BaseCommand):
             self.say(text.getvalue().strip())
             if o["profile_dump"]:
                 profile.dump_stats(os.path.join(o["profile_dump"], f"{kind}.prof"))
+
+    def api_beside_the_pages(self, samples) -> None:
+        """As many games again, played through the JSON API: its command POST beside
+        the page's move POST, in this run (docs/api.md)."""
+        o = self.options
+        games = scale.new_games(o["sample_games"], o["players"], o["edition"], "sample")
+        inprocess.play_api(games, samples)
+        for kind in ("api GET", "api POST"):
+            self.say(
+                f"{kind:10} p50 {samples.p50_ms(kind):6.2f} ms   "
+                f"(its CPU {samples.p50_cpu_ms(kind):5.2f} ms)   "
+                f"statements p50 {samples.p50_queries(kind):.0f} max {samples.max_queries(kind)}"
+                f" (round trips p50 {samples.p50_trips(kind):.0f})"
+            )
+        ratio = samples.p50_ms("api POST") / samples.p50_ms("post")
+        cpu = samples.p50_cpu_ms("api POST") / samples.p50_cpu_ms("post")
+        self.say(f"api POST ÷ move POST   p50 {ratio:.2f}   its CPU {cpu:.2f}")
 
     # --- the per-move cost with few and with many live games --------------------------
     def scale(self) -> None:
