@@ -31,8 +31,8 @@ expected-statuses = [200, 201, 401, 404, 409, 422, 429]
 # called in-process.
 schema = schemathesis.openapi.from_path(SCHEMA_FILE, config=CONFIG)
 schema.app = WSGIHandler()
-TABLE: dict = {}
-CALLS: dict = {}  # cases run, by operation (the closing note's figures)  # the test's game, seat and token, set by the fixture
+TABLE: dict = {}  # the test's game and session, set by the fixture
+CALLS: dict = {}  # cases run by operation, printed at the end with -s
 
 
 # A token known before any case is made (schemathesis makes some while collecting);
