@@ -26,7 +26,7 @@ def tokens(request, token: str):
     seat, refused = seat_or_error(request, token)
     if refused:
         return _private(refused)
-    back = reverse("games:settings", args=[token]) + "#api"
+    back = reverse("games:settings", args=[token])  # the message shows at the top
     with i18n.as_seat(seat):
         if request.POST.get("action") == "revoke":
             token_id = whole_number(request.POST.get("token", ""), 12)
