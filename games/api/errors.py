@@ -43,6 +43,9 @@ NO_KEY = gettext_lazy(
     "A command needs an Idempotency-Key header: letters, digits, “-”, “_” or “.”, "
     "at most 40, a new one for each command."
 )
+KEY_REUSED = gettext_lazy(
+    "This Idempotency-Key was used for another move: send each move with a key of its own."
+)
 STALE = gettext_lazy(
     "The game has moved on since the version you sent: read the seat again and "
     "choose your move from what it shows now."

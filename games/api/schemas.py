@@ -26,7 +26,10 @@ class CommandIn(BaseModel):
 class CommandOut(BaseModel):
     accepted: bool
     repeated: bool = Field(description="This Idempotency-Key was used: it counted once.")
-    version: int = Field(description="The phase version now: send it with the next command.")
+    version: int = Field(
+        description="The seq of the game's newest event after it: /events?since= reads on "
+        "from there. The next command's version is read anew (the view's or the moves')."
+    )
     message: str
 
 

@@ -10,7 +10,7 @@ from ninja import Header, Query, Router, Status
 
 from games.api import legal_moves, payloads
 from games.api.auth import SeatToken
-from games.api.errors import NO_SEAT, STALE, ApiError, documented
+from games.api.errors import KEY_REUSED, NO_SEAT, STALE, ApiError, documented
 from games.api.schemas import (
     CommandIn,
     CommandOut,
@@ -23,6 +23,7 @@ from games.api.schemas import (
     TokenCheck,
 )
 from games.core import game_writes, moves, selectors, talk
+from games.models import Submission
 from games.present import move_done
 from games.present.seat_page import seat_view
 from games.words import i18n, user_text
@@ -127,6 +128,8 @@ def command(
             raise ApiError(429, "too_fast", outcome.message, retry)
         if not outcome.accepted:
             raise ApiError(422, outcome.code or "refused", outcome.message)
+        if outcome.repeated and not _same_command(mine, key, chosen):
+            raise ApiError(409, "idempotency_key_reused", KEY_REUSED)
         names = user_text.names(s.name for s in seats)
         message = move_done.told(mine, chosen["type"], outcome, names)
     return {
@@ -135,6 +138,14 @@ def command(
         "version": outcome.version,
         "message": message,
     }
+
+
+def _same_command(seat, key: str, command: dict) -> bool:
+    """Whether the move first made with ``key`` was ``command``: a key sent again with
+    another move is a client's mistake, not a retry."""
+    first = Submission.objects.filter(game_id=seat.game_id, key=key)
+    first = first.values_list("command", flat=True).first()
+    return first is None or first == {**command, "seat": seat.index}
 
 
 @router.get(

@@ -191,3 +191,17 @@ def test_a_command_without_an_idempotency_key_is_refused():
     )
     assert response.status_code == 400
     assert error_of(response)["code"] == "idempotency_key_missing"
+
+
+def test_a_key_sent_again_with_another_move_is_refused():
+    _game, seats = api_game()
+    ben = seats[1]  # a merchant (seat 0 is the Sheriff, who has no market turn)
+    version = ben.get().json()["version"]
+    first = ben.command({"type": "set_aside", "cards": []}, version, key="same")
+    assert first.status_code == 200 and not first.json()["repeated"]
+    again = ben.command({"type": "set_aside", "cards": []}, version, key="same")
+    assert again.status_code == 200 and again.json()["repeated"]
+    hand = ben.get().json()["view"]["me"]["hand"]
+    other = ben.command({"type": "set_aside", "cards": [hand[0]["id"]]}, version, key="same")
+    assert other.status_code == 409
+    assert error_of(other)["code"] == "idempotency_key_reused"
