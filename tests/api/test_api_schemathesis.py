@@ -6,7 +6,9 @@ operations' answers past the seat check are reached too."""
 import pytest
 import schemathesis
 from django.contrib.auth.models import User
+from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections
 from django.test import Client
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
@@ -76,7 +78,13 @@ def table(db, settings):
     person = Client()
     person.force_login(User.objects.create_user("ann", "ann@example.org"))
     TABLE.update(game=game.pk, session=person.cookies["sessionid"].value)
+    # The requests go straight to the WSGI handler, whose end of request would close the
+    # test's connection, open in its transaction (Django's own test client keeps it).
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
     yield TABLE
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
     TABLE.clear()
 
 
