@@ -36,17 +36,8 @@ GAME = SimpleNamespace(
 def answers(state, events: list, seat: int) -> str:
     """Everything the seat operations answer ``seat`` (view, moves, events) for
     ``state``, as the API writes it."""
-    view = engine.view_for(state, seat)
-    sv = SeatView(
-        SimpleNamespace(index=seat),
-        GAME,
-        state,
-        view,
-        [None] * state.players,
-        ["n"] * state.players,
-    )
-    game = {**GAME.__dict__, "phase_deadline": None, "bargaining_until": None}
-    sv.game.__dict__.update(game)
+    names = ["n"] * state.players
+    sv = SeatView(SimpleNamespace(index=seat), GAME, state, engine.view_for(state, seat), [], names)
     return json.dumps(
         {
             "seat": payloads.seat_json(sv),

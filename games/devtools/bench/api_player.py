@@ -9,10 +9,8 @@ import uuid
 from django.test import Client
 
 from games.core import api_tokens
+from games.engine import LEGAL_TYPES
 from games.models import Game
-
-# The page player's choices (player.next_step), in its order, as commands.
-ORDER = ("set_aside", "market_turn", "load_bag", "decline_black_market", "say_no_offer")
 
 
 def seats(game: Game) -> list:
@@ -25,20 +23,20 @@ def seats(game: Game) -> list:
 
 
 def choice(listed: dict, hand: list) -> dict | None:
-    """The command the page's player would send, from the seat's listed moves."""
+    """The command the page's player would send (player.next_step, in its order),
+    from the seat's listed moves."""
     moves = {move["type"]: move for move in listed["moves"]}
-    for kind in ORDER:
-        if kind not in moves:
-            continue
-        if kind == "set_aside":
-            return {"type": kind, "cards": []}
-        if kind == "market_turn":
-            return {"type": kind, "cards": [], "draws": [], "pile": 0}
-        if kind == "load_bag":
-            card = hand[0]
-            declared = card["type"] if card["type"] in LEGAL else "apples"
-            return {"type": kind, "cards": [card["id"]], "declared": declared, "count": 1}
-        return {"type": kind}
+    if "set_aside" in moves:
+        return {"type": "set_aside", "cards": []}
+    if "market_turn" in moves:  # 1st edition: draw from the deck, discard nothing
+        return {"type": "market_turn", "cards": [], "draws": [], "pile": 0}
+    if "load_bag" in moves:
+        card = hand[0]
+        declared = card["type"] if card["type"] in LEGAL_TYPES else "apples"
+        return {"type": "load_bag", "cards": [card["id"]], "declared": declared, "count": 1}
+    for bare in ("decline_black_market", "say_no_offer"):
+        if bare in moves:
+            return {"type": bare}
     if listed["must_act"] and "pass_bag" in moves:
         return {"type": "pass_bag", "bag": moves["pass_bag"]["options"]["bags"][0]}
     return None
@@ -47,6 +45,3 @@ def choice(listed: dict, hand: list) -> dict | None:
 def command_body(command: dict, version: int) -> tuple[str, dict]:
     body = json.dumps({"version": version, "command": command})
     return body, {"Idempotency-Key": uuid.uuid4().hex}
-
-
-LEGAL = ("apples", "cheese", "bread", "chicken")
