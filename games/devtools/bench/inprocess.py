@@ -115,13 +115,18 @@ def play(games: list, samples: Samples, max_moves: int | None = None) -> int:
     as a browser would: GET the page, POST its move, follow the redirect."""
     seats = {game.pk: [(Client(), links.seat_path(seat)) for seat in game.seats.all()]
              for game in games}  # fmt: skip
-    moves = 0
-    active = list(games)
+    return _to_the_end(games, seats, partial(_one_seat, samples=samples), max_moves)
+
+
+def _to_the_end(games: list, seats: dict, one_seat, max_moves: int | None = None) -> int:
+    """Each game's seats (game -> [(client, path)]) asked in turn, ``one_seat(client,
+    path, game)`` making a move or not (1 or 0), until every game is over."""
+    moves, active = 0, list(games)
     while active and (max_moves is None or moves < max_moves):
         before = moves
         for game in active:
             for client, path in seats[game.pk]:
-                moves += _one_seat(client, path, game, samples)
+                moves += one_seat(client, path, game)
             game.refresh_from_db(fields=["status", "state"])
         active = [game for game in active if game.status == Game.Status.ACTIVE]
         if active and moves == before:
@@ -151,17 +156,7 @@ def play_api(games: list, samples: Samples) -> int:
     each seat reads its view ("api GET") and sends its command ("api POST"), the
     emails it owes sent as the page's moves' are."""
     seats = {game.pk: api_player.seats(game) for game in games}
-    moves, active = 0, list(games)
-    while active:
-        before = moves
-        for game in active:
-            for client, path in seats[game.pk]:
-                moves += _one_api_seat(client, path, game, samples)
-            game.refresh_from_db(fields=["status", "state"])
-        active = [game for game in active if game.status == Game.Status.ACTIVE]
-        if active and moves == before:
-            raise RuntimeError(f"no seat of games {[g.pk for g in active]} could move by the API")
-    return moves
+    return _to_the_end(games, seats, partial(_one_api_seat, samples=samples))
 
 
 def _one_api_seat(client: Client, path: str, game: Game, samples: Samples) -> int:
