@@ -28,6 +28,15 @@ def seat_json(sv: SeatView) -> dict:
     }
 
 
+def away(seats: list) -> list:
+    """The seats whose players said they are away, and when (the page's notes)."""
+    return [
+        {"seat": s.index, "first_day": s.away_from, "last_day": s.away_until}
+        for s in seats
+        if s.away_from and s.away_until
+    ]
+
+
 def events_json(state, events: list, seat: int) -> list:
     """The events as ``seat`` may know them (``state``: any state of the game)."""
     return [project_event(state, event, seat) for event in events]

@@ -2,7 +2,7 @@
 commands a client sends are the registry's own models (games.present.move_schemas),
 one per move: the API adds nothing to them."""
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -42,6 +42,17 @@ class GameOut(BaseModel):
     black_market: bool
 
 
+class AwayOut(BaseModel):
+    seat: int
+    first_day: date
+    last_day: date = Field(description="Included.")
+
+
+class OpeningOut(BaseModel):
+    at: datetime
+    reason: str
+
+
 class SeatViewOut(BaseModel):
     """All the seat may know of its game: the seat page's data. ``view`` is the
     engine's view for this seat (docs/engine.md, "Views"): the table, the seat's own
@@ -55,6 +66,14 @@ class SeatViewOut(BaseModel):
     bargaining_until: datetime | None
     halted: bool = Field(description="Paused or cancelled: nothing moves until resumed.")
     view: dict[str, Any]
+    away: list[AwayOut] = Field(description="Players away, as they said on their settings.")
+    record_opened: list[OpeningOut] = Field(
+        description="Each time the organizer opened the game's full record while in play."
+    )
+    after_game: dict[str, Any] | None = Field(
+        description="Once the game is over: every bag as it really was, every deal, and the "
+        "awards. None while it is played."
+    )
 
 
 class MoveOut(BaseModel):

@@ -22,7 +22,7 @@ from games.api.schemas import (
     TalkOut,
     TokenCheck,
 )
-from games.core import game_writes, moves, selectors, talk
+from games.core import after_game, game_writes, moves, selectors, talk
 from games.models import Submission
 from games.present import move_done
 from games.present.seat_page import seat_view
@@ -74,7 +74,16 @@ def token(request):
 )
 def view(request, game: int, seat: int):
     """Everything the seat may know of its game now, as its page shows it."""
-    return payloads.seat_json(seat_view(_own(request, game, seat), seats=request.api_seats))
+    sv = seat_view(_own(request, game, seat), seats=request.api_seats)
+    openings = sv.game.openings.all() if getattr(sv.seat, "record_opened", True) else []
+    return {
+        **payloads.seat_json(sv),
+        # The rest of what the page shows: who is away, the organizer's openings of the
+        # full record, and once the game is over its reveal and awards (none before).
+        "away": payloads.away(sv.seats),
+        "record_opened": [{"at": o.opened_at, "reason": o.reason} for o in openings],
+        "after_game": after_game.told(sv.game, sv.state),
+    }
 
 
 @router.get(

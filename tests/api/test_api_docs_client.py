@@ -43,3 +43,4 @@ def test_the_docs_client_plays_a_whole_game_with_the_api_alone(live_server):
     assert final.engine_state().is_over()
     view = sessions[0][0].get(sessions[0][1], timeout=30).json()
     assert view["game"]["status"] == "finished" and view["view"]["scores"]
+    assert view["after_game"]["awards"] is not None  # the reveal, now that it is over

@@ -205,3 +205,15 @@ def test_a_key_sent_again_with_another_move_is_refused():
     other = ben.command({"type": "set_aside", "cards": [hand[0]["id"]]}, version, key="same")
     assert other.status_code == 409
     assert error_of(other)["code"] == "idempotency_key_reused"
+
+
+def test_the_view_holds_what_the_page_shows_beside_the_table():
+    _game, seats = api_game()
+    type(seats[2].seat).objects.filter(pk=seats[2].seat.pk).update(
+        away_from="2026-12-01", away_until="2026-12-03"
+    )
+    view = seats[0].get().json()
+    assert view["away"] == [{"seat": 2, "first_day": "2026-12-01", "last_day": "2026-12-03"}]
+    assert view["record_opened"] == []
+    assert view["after_game"] is None  # nothing of the reveal while the game is played
+    assert view["names"] == ["Ann", "Ben", "Cid", "Dee"]
