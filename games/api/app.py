@@ -15,7 +15,6 @@ from games.api.errors import (
     NO_TOKEN,
     NOT_FOUND,
     NOT_JSON,
-    SIGN_IN,
     ApiError,
     body,
 )
@@ -59,8 +58,6 @@ def _api_error(request, error: ApiError):
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request, error):
-    if request.path.endswith("/me/games"):  # a person's session, not a seat's token
-        return _answer(request, 401, "not_signed_in", SIGN_IN)
     if request.headers.get("Authorization", "").startswith("Bearer "):
         return _answer(request, 401, "bad_token", DEAD_TOKEN, {"WWW-Authenticate": "Bearer"})
     return _answer(request, 401, "no_token", NO_TOKEN, {"WWW-Authenticate": "Bearer"})

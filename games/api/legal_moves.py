@@ -17,7 +17,7 @@ from games.present.moves import MOVES
 
 
 def listed(state, seat: int) -> dict:
-    """{"must_act", "moves": [{"type", "label", "options", "example"}]}: the
+    """{"version", "must_act", "moves": [{"type", "label", "options", "example"}]}: the
     engine's move descriptions (``options``: what it allows, e.g. the bags, the
     offers, the most cards) with an example body each (None where the random bot
     finds none, e.g. an offer with every offer move spent)."""
@@ -30,7 +30,8 @@ def listed(state, seat: int) -> dict:
     for kind in BARE:  # accepted beyond the moves offered: a Black Market "no" said early
         if kind not in listed and _accepted(state, {"type": kind}, seat):
             moves.append(_entry(kind, {}, {"type": kind}))
-    return {"must_act": seen.must_act, "moves": moves}
+    # The version a command is made against, as the seat's view says (SeatView.version).
+    return {"version": seen.view["phase"]["since"], "must_act": seen.must_act, "moves": moves}
 
 
 def _entry(kind: str, options: dict, body: dict | None) -> dict:

@@ -2,14 +2,25 @@
 
 from django.utils import translation
 from ninja import Router
-from ninja.security import django_auth
+from ninja.security import SessionAuth
 
-from games.api.errors import documented
+from games.api.errors import SIGN_IN, ApiError, documented
 from games.api.schemas import MyGamesOut
 from games.present import my_games
 from games.present.page_language import browser_language
 
-router = Router(auth=django_auth, tags=["person"])
+
+class SignedIn(SessionAuth):
+    """The site's session (request.auth: the person), or 401 ``not_signed_in``."""
+
+    def authenticate(self, request, key):
+        person = super().authenticate(request, key)
+        if person is None:
+            raise ApiError(401, "not_signed_in", SIGN_IN)
+        return person
+
+
+router = Router(auth=SignedIn(), tags=["person"])
 SECTIONS = {my_games.YOUR_MOVE: "your_move", my_games.WAITING: "waiting", my_games.OVER: "over"}
 
 

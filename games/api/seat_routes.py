@@ -97,9 +97,7 @@ def legal(request, game: int, seat: int):
     mine = _own(request, game, seat)
     state = mine.game.engine_state()
     with i18n.as_seat(mine):
-        found = legal_moves.listed(state, mine.index)
-    since = state.phase.since if state.phase else state.seq
-    return {"version": since, **found}
+        return legal_moves.listed(state, mine.index)
 
 
 @router.post(
