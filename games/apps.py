@@ -11,4 +11,5 @@ class GamesConfig(AppConfig):
         # worker's autodiscovery finds too, but the web process queues them by name).
         from games import tasks  # noqa: F401
         from games.mail import inbound, settings_checks, tracking  # noqa: F401
-        from games.organizer import admin, lobby_admin  # noqa: F401
+        from games.organizer import admin, lobby_admin, push_admin  # noqa: F401
+        from games.push import settings_checks as push_checks  # noqa: F401

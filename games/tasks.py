@@ -1,10 +1,11 @@
-"""Every Celery task of the site: thin entry points, the work is in games.core and
-games.mail. Each keeps the name it was first deployed with (games.tasks.<function>),
-so that tasks queued before an upgrade still find it. The database is the source of
-truth: a duplicated, late or lost task is harmless (games.core.deadline_sweep).
+"""Every Celery task of the site: thin entry points, the work is in games.core,
+games.mail and games.push. Each keeps the name it was first deployed with
+(games.tasks.<function>), so that tasks queued before an upgrade still find it. The
+database is the source of truth: a duplicated, late or lost task is harmless
+(games.core.deadline_sweep).
 
-Core and mail queue some of these by name (notifications.SEND_EMAILS, the names in
-deadline_sweep): they never import this module, which sits above them."""
+Core and mail queue some of these by name (outbox_handoff.SEND_EMAILS and SEND_PUSHES,
+the names in deadline_sweep): they never import this module, which sits above them."""
 
 from celery import shared_task
 from django.db import transaction
@@ -20,6 +21,7 @@ from games.core import (
     timers,
 )
 from games.mail import sending
+from games.push import sending as push_sending
 
 # --- The deadlines queue (settings.CELERY_TASK_ROUTES) ------------------------------------
 
@@ -81,6 +83,20 @@ def send_emails(pks: list) -> int:
 def sweep_outbox() -> int:
     """Send what is owed and not yet sent, for a while (games.mail.sending)."""
     return sending.sweep()
+
+
+@shared_task(name="games.tasks.send_pushes", ignore_result=True)
+def send_pushes(pks: list) -> int:
+    """The Web Push notifications one change made owed, queued by name when it commits."""
+    return push_sending.send(pks)
+
+
+@shared_task(
+    name="games.tasks.sweep_pushes", ignore_result=True, time_limit=push_sending.SWEEP_TIME_LIMIT
+)
+def sweep_pushes() -> int:
+    """Send the pushes owed and not yet sent, for a while (games.push.sending)."""
+    return push_sending.sweep()
 
 
 @shared_task(name="games.tasks.send_digests", ignore_result=True)

@@ -3,10 +3,13 @@ from django.urls import path
 from games.organizer import page as organizer_page
 from games.web import (
     api_keys,
+    app_shell,
     archive,
+    live,
     lobbies,
     my_games,
     practice,
+    push_settings,
     resend_links,
     seat_settings,
     sign_in,
@@ -17,6 +20,11 @@ from games.web import (
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
+    # The installable app's shell (games/web/app_shell.py): the worker at the root, so
+    # that its scope is the whole site.
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("sw.js", app_shell.service_worker, name="service-worker"),
+    path("offline/", app_shell.offline, name="offline"),
     path("sign-in/", sign_in.ask, name="sign-in"),
     path("sign-in/code/", sign_in.code, name="sign-in-code"),
     path("sign-in/<str:token>/", sign_in.link, name="sign-in-link"),
@@ -41,6 +49,8 @@ urlpatterns = [
     path("play/<str:token>/", views.seat_page, name="seat"),
     path("play/<str:token>/archive/", archive.by_seat, name="seat-archive"),
     path("play/<str:token>/archive/sharing/", archive.share_by_seat, name="seat-archive-sharing"),
+    path("play/<str:token>/live/", live.seat, name="seat-live"),
+    path("live/<str:token>/", live.page, name="live"),
     path("play/<str:token>/talk/", talk.say, name="talk"),
     path("play/<str:token>/talk/<str:ref>/report/", talk.report, name="talk-report"),
     path("play/<str:token>/talk/read/", talk.read, name="talk-read"),
@@ -49,4 +59,10 @@ urlpatterns = [
     path("play/<str:token>/settings/standing/", seat_settings.standing_page, name="standing"),
     path("play/<str:token>/settings/api/", api_keys.tokens, name="api-tokens"),
     path("play/<str:token>/unsubscribe/", seat_settings.unsubscribe, name="unsubscribe"),
+    # Web Push on the person's devices (games/web/push_settings.py); renew is proved by
+    # the device's own secret, not by a seat's link.
+    path("play/<str:token>/push/subscribe/", push_settings.subscribe, name="push-subscribe"),
+    path("play/<str:token>/push/kinds/", push_settings.kinds, name="push-kinds"),
+    path("play/<str:token>/push/unsubscribe/", push_settings.unsubscribe, name="push-unsubscribe"),
+    path("push/renew/", push_settings.renew, name="push-renew"),
 ]

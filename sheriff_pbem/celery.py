@@ -19,10 +19,10 @@ app.autodiscover_tasks()
 # The periodic sweeps run every second or so; their "sending / received /
 # succeeded" lines would bury everything else at INFO.
 ROUTINE_TASKS = (
-    *("games.tasks.sweep_deadlines", "games.tasks.sweep_outbox"),
+    *("games.tasks.sweep_deadlines", "games.tasks.sweep_outbox", "games.tasks.sweep_pushes"),
     "games.tasks.check_mail_backlog",
 )
-ROUTINE_ENTRIES = ("sweep-deadlines", "sweep-outbox", "check-mail-backlog")
+ROUTINE_ENTRIES = ("sweep-deadlines", "sweep-outbox", "sweep-pushes", "check-mail-backlog")
 CHATTY_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
 
 

@@ -237,14 +237,18 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 DEADLINE_CLAIM_AHEAD_SECONDS = env_int("DEADLINE_CLAIM_AHEAD_SECONDS", 60)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 DEADLINES_QUEUE = "deadlines"
-CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE))
+# The Web Push notifications (games/push) have a queue of their own, which the email
+# worker serves too (-Q celery,push): a worker takes from its queues in turn, so a
+# pile of emails delays a push by one email at most, not by the whole pile.
+PUSH_QUEUE = "push"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(DEADLINES_QUEUE), Queue(PUSH_QUEUE))
 CELERY_TASK_ROUTES = {
     f"games.tasks.{name}": {"queue": DEADLINES_QUEUE}
     for name in (
         *("sweep_deadlines", "advance_games", "remind_game", "end_bargaining", "play_bots"),
         "check_mail_backlog",  # not behind the emails it watches
     )
-}
+} | {f"games.tasks.{name}": {"queue": PUSH_QUEUE} for name in ("send_pushes", "sweep_pushes")}
 # The file-system broker is polled five times a second (games/devtools/dev_broker.py): the dev
 # beat sweeps a little less often than the production one.
 DEADLINE_SWEEP_SECONDS = 0.5 if CELERY_BROKER_URL != "filesystem://" else 1.0
@@ -260,6 +264,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     "sweep-outbox": {
         "task": "games.tasks.sweep_outbox",
+        "schedule": 5.0,
+        "options": {"expires": 30.0},
+    },
+    # The Web Push outbox's own sweep (games/push/sending.py), apart from the emails': a
+    # slow ESP does not hold up the pushes, nor a slow push service the emails.
+    "sweep-pushes": {
+        "task": "games.tasks.sweep_pushes",
         "schedule": 5.0,
         "options": {"expires": 30.0},
     },
@@ -303,6 +314,22 @@ TRACKING_ESPS = env_list("TRACKING_ESPS")
 # (/anymail/<esp>/inbound/) are answered, once secured as the tracking ones are.
 INBOUND_DOMAIN = env_str("INBOUND_DOMAIN")
 INBOUND_ESPS = env_list("INBOUND_ESPS")
+
+# --- Web Push notifications (games/push): off unless both VAPID keys are set --------------
+# `manage.py vapid_keys` makes a pair; the contact (mailto: or https:) goes in every push's
+# signed claims, for the push services to reach the operator. A system check refuses keys
+# that do not load or do not match (games/push/settings_checks.py).
+WEBPUSH_VAPID_PUBLIC_KEY = env_str("WEBPUSH_VAPID_PUBLIC_KEY").strip()
+WEBPUSH_VAPID_PRIVATE_KEY = env_str("WEBPUSH_VAPID_PRIVATE_KEY").strip()
+WEBPUSH_VAPID_CONTACT = env_str("WEBPUSH_VAPID_CONTACT").strip()
+# The push services a device's endpoint may point at (a leading dot: its subdomains):
+# the worker POSTs to whatever endpoint a browser hands over, so any other host is
+# refused, lest the site be made to call an address of the operator's network.
+WEBPUSH_ENDPOINT_HOSTS = env_list(
+    "WEBPUSH_ENDPOINT_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,.push.services.mozilla.com,"
+    ".push.apple.com,.notify.windows.com",
+)
 
 # --- game links and outbox -------------------------------------------------------------
 LINK_VALID_DAYS_AFTER_END = env_int("LINK_VALID_DAYS_AFTER_END", 14)
@@ -416,6 +443,9 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'none'"],
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
+        # The installable app (games/web/app_shell.py): its manifest and service worker.
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
     }
 }
 # Powerful browser features none of the pages uses (games/web/middleware.py). Only

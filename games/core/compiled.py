@@ -9,8 +9,11 @@ replaces (``named_slots``). An UPDATE's SET values and an INSERT's values are
 prepared as the ORM prepares them (``get_db_prep_save``, ``pre_save``).
 """
 
-from functools import cache
+import re
+from contextlib import nullcontext
+from functools import cache, lru_cache, partial
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 
 # Between statements sent in one round trip (the benchmark counts them apart).
@@ -184,3 +187,77 @@ def insert_and_update(objs: list, update: CompiledUpdate, values: dict, **named)
     for obj in objs:
         obj._state.adding = False
     return updated
+
+
+# A statement's parameters, and its escaped percent signs (%%), which take none.
+PARAMETER = re.compile(r"%%|%s")
+
+
+def run_together(reads: list, conn) -> list:
+    """Each (sql, params) read's rows (a read's sql may hold several statements,
+    joined by BATCHED: a set of rows each). On PostgreSQL in one round
+    trip, each statement prepared (_pipelined); elsewhere one by one."""
+    if pipelines(conn):
+        return _pipelined(reads, conn)
+    results = []
+    with conn.cursor() as cursor:
+        for sql, params in reads:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall())
+    return results
+
+
+def pipelines(conn) -> bool:
+    """PostgreSQL: psycopg sends several statements in one round trip, whichever side
+    binds their parameters."""
+    return conn.vendor == "postgresql"
+
+
+@lru_cache(maxsize=64)
+def _split(sql: str) -> tuple:
+    """``sql``'s statements (BATCHED apart), each with how many parameters it takes:
+    worked out once per statement text, not on every page."""
+    return tuple(
+        (statement, sum(1 for token in PARAMETER.findall(statement) if token == "%s"))
+        for statement in sql.split(BATCHED)
+    )
+
+
+def _statements(reads: list) -> list:
+    """``reads`` as (sql, params), a statement each: BATCHED apart, each with its own
+    parameters."""
+    found = []
+    for sql, params in reads:
+        values = iter(params)
+        for statement, taken in _split(sql):
+            found.append((statement, [next(values) for _ in range(taken)]))
+    return found
+
+
+def _pipelined(reads: list, conn) -> list:
+    """Each statement's rows, sent in one round trip (several in psycopg's pipeline
+    mode), each a statement the server keeps prepared on this connection: parsing
+    and planning these reads cost the server more than running them (the page's,
+    the move's and the email's p50, bench_moves). Unless the connection's
+    ``prepare_threshold`` is None (Django's default, which settings.py changes:
+    docs/operations.md says when to keep it). Logged as one query, through the
+    connection's execute wrappers, as a cursor's execute is."""
+    statements = _statements(reads)
+    sql = BATCHED.join(statement for statement, _ in statements)
+    params = [value for _, values in statements for value in values]
+
+    def run(sql, params, many, context) -> list:
+        driver = conn.connection
+        cursors = [psycopg.Cursor(driver) for _ in statements]  # bound on the server
+        with driver.pipeline() if len(statements) > 1 else nullcontext():
+            for cursor, (statement, values) in zip(cursors, statements, strict=True):
+                cursor.execute(statement, values, prepare=True)
+        return [cursor.fetchall() for cursor in cursors]
+
+    with conn.cursor() as cursor:
+        for wrapper in reversed(conn.execute_wrappers):
+            run = partial(wrapper, run)
+        logged = cursor.debug_sql(sql, params) if conn.queries_logged else nullcontext()
+        with logged, conn.wrap_database_errors:
+            conn.validate_no_broken_transaction()
+            return run(sql, params, False, {"connection": conn, "cursor": cursor})

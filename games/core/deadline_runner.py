@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from games.core import deadline_claims, notifications, staged_advances, timers
+from games.core import deadline_claims, outbox_handoff, staged_advances, timers
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class DeadlineRunner:
             self.write_chunk(due, now)
             return 0.0
         # The burst is written: its emails go to the email workers now.
-        notifications.send_held(self.unsent)
+        outbox_handoff.send_held(self.unsent)
         quiet = due is None or due - now > GUARD
         may_claim = quiet and (self.claim_after is None or now >= self.claim_after)
         backlog = sum(len(pks) for pks in self.unplanned.values())
@@ -144,8 +144,8 @@ class DeadlineRunner:
             self.unplanned.pop(deadline, None)
         staged = [pk for pk in chunk if pk in self.staged]
         self.staged.difference_update(chunk)
-        with notifications.sends_held(self.unsent):
-            moved = self._write_staged(staged)
+        with outbox_handoff.sends_held(self.unsent):
+            moved = self._write_staged(staged, plans)
             rest = [pk for pk in chunk if pk not in moved]
             known = {pk: plans[pk] for pk in rest if plans[pk] is not None}
             advanced = len(moved)
@@ -171,11 +171,11 @@ class DeadlineRunner:
             log.exception("could not stage %d plans; the ordinary way", len(plans))
             return set()
 
-    def _write_staged(self, game_ids: list) -> set:
+    def _write_staged(self, game_ids: list, plans: dict) -> set:
         """staged_advances.write, or nothing if it fails: the ordinary path then
         writes those games."""
         try:
-            return staged_advances.write(game_ids, self.holder, timezone.now())
+            return staged_advances.write(game_ids, self.holder, timezone.now(), plans)
         except Exception:
             log.exception("staged write of %d games failed; the ordinary way", len(game_ids))
             return set()
@@ -183,7 +183,7 @@ class DeadlineRunner:
     def release(self) -> int:
         """Give up every claim not written yet (stopping cleanly): another process
         claims them at once instead of waiting for the leases to run out."""
-        notifications.send_held(self.unsent)
+        outbox_handoff.send_held(self.unsent)
         pks = [pk for games in self.held.values() for pk in games]
         self.held.clear()
         self.unplanned.clear()

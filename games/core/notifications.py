@@ -20,8 +20,6 @@ organizer's alerts and the farewell to a player who was replaced.
 
 import hashlib
 import logging
-import threading
-from contextlib import contextmanager
 from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -31,7 +29,8 @@ from django.db.models import Exists, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from games.core import bulk, talk_concerns, talk_reads
+from games.core import bulk, pushes, talk_concerns, talk_reads
+from games.core.outbox_handoff import SEND_PUSHES, send_after_commit, send_once_committed
 from games.engine import actions
 from games.engine.black_market import may_still_claim
 from games.engine.inspection import (
@@ -42,7 +41,6 @@ from games.engine.inspection import (
     waiting_to_speak,
 )
 from games.models import Game, OutboxEmail, Person, Seat
-from sheriff_pbem.celery import app
 
 GAME_OVER, YOUR_MOVE, DEAL, OFFER = "game_over", "your_move", "deal", "offer"
 DEMAND_DEAL = "demand_deal"  # the Sheriff's (a Deputy's) demand was accepted
@@ -72,11 +70,17 @@ PERSON_EMAILS = (SIGN_IN, INVITATION, TABLE_FULL, LINKS, DAILY)
 # Emails to an address that is not a seat's current one (the organizer, a replaced
 # player): what they tell is kept in the row's params, as it is when they are owed.
 ALERTS = (MISS_ALERT, IDLE_ALERT, UNDELIVERABLE_ALERT, REPLACED, REPLY_HELD)
-# The task that sends a move's emails, queued by name: the mail sits above this module.
-SEND_EMAILS = "games.tasks.send_emails"
 NOTICES = ("paused", "resumed", "extended", "cancelled")  # the organizer's controls
 DEMAND_CAUSE = "demand"  # an offer email's cause when it brings its reader a demand
 PRIORITY = (GAME_OVER, START, ROUND_OVER, YOUR_MOVE, DECIDE, DEAL, DEMAND_DEAL, OFFER)
+# The Web Push notification each cause owes (games.core.pushes), whatever the reader's
+# email settings: the game's start and a round's end only to a seat that must act then.
+PUSHED = {
+    **dict.fromkeys((YOUR_MOVE, DECIDE, REMINDER), pushes.YOUR_MOVE),
+    **dict.fromkeys((START, ROUND_OVER), pushes.IF_MUST_ACT),
+    **dict.fromkeys((OFFER, DEAL, DEMAND_DEAL), pushes.DEAL),
+    GAME_OVER: pushes.GAME_OVER,
+}
 # Gathered emails (``_gather``): the settings of their quiet time and longest wait.
 GATHERED = {
     OFFER: ("OFFER_EMAIL_QUIET_SECONDS", "OFFER_EMAIL_MAX_WAIT_SECONDS"),
@@ -174,7 +178,10 @@ def record_many(moves: list) -> list:
     events); three queries whatever their number (plus two per offer email)."""
     wanted = emails_owed(moves)
     offers = [email for email in wanted if email.kind == OFFER]
-    return save_owed([email for email in wanted if email.kind != OFFER]) + _gather(offers, OFFER)
+    written = save_owed([email for email in wanted if email.kind != OFFER])
+    written += _gather(offers, OFFER)
+    record_pushes(pushes_owed(moves))  # beside the emails: two queries more if any is owed
+    return written
 
 
 def _gather(wanted: list, kind: str) -> list:
@@ -229,7 +236,7 @@ def _gather(wanted: list, kind: str) -> list:
         email.next_attempt_at = now + quiet
         new.append(email)
     if hurried:
-        transaction.on_commit(lambda: _send_after_commit(hurried))
+        transaction.on_commit(lambda: send_after_commit(hurried))
     # No task for the others: the outbox sweep sends each when its quiet time is over.
     return save_owed(urgent) + bulk.insert_new(new, "key")
 
@@ -241,15 +248,22 @@ def record_talk(game: Game, message, state) -> list:
     None to an address that takes no more mail (as the daily summary)."""
     if game.status != Game.Status.ACTIVE:
         return []
-    readers = game.seats.exclude(pk=message.seat_id).filter(undeliverable_at__isnull=True)
-    wanted = [
-        _owed_email(game, seat, TALK, f"talk{message.pk}")
-        for seat in readers
-        if mailed(game, seat.index)
-        and talk_wanted(seat, message, state)
-        and talk_reads.visible_to(seat).filter(pk=message.pk).exists()
-    ]
-    return _gather(wanted, TALK)
+    # A push goes to a seat the line concerns, whatever its emails (its address may
+    # take no more mail: a device still takes pushes).
+    wanted, pushed = [], []
+    for seat in game.seats.exclude(pk=message.seat_id):
+        if not mailed(game, seat.index):
+            continue
+        email = seat.undeliverable_at is None and talk_wanted(seat, message, state)
+        push = pushes.enabled() and _concerns(seat, message, state)
+        if (email or push) and talk_reads.visible_to(seat).filter(pk=message.pk).exists():
+            if email:
+                wanted.append(_owed_email(game, seat, TALK, f"talk{message.pk}"))
+            if push:
+                pushed.append((game, seat, pushes.TALK, f"talk{message.pk}"))
+    written = _gather(wanted, TALK)
+    record_pushes(pushed)
+    return written
 
 
 def talk_wanted(seat: Seat, message, state) -> bool:
@@ -260,6 +274,12 @@ def talk_wanted(seat: Seat, message, state) -> bool:
         return True
     if seat.notify != Seat.Notify.TURN_AND_RESULTS:
         return False
+    return _concerns(seat, message, state)
+
+
+def _concerns(seat: Seat, message, state) -> bool:
+    """Does the line concern the seat (names it, answers its declaration or an offer
+    it is party to, or is written to it alone)?"""
     return talk_concerns.concerns(
         state,
         seat.index,
@@ -281,6 +301,32 @@ def emails_owed(moves: list) -> list:
             if mailed(game, index) and wanted(by_index[index], kind, state):
                 rows.append(_owed_email(game, by_index[index], kind, cause))
     return rows
+
+
+def pushes_owed(moves: list) -> list:
+    """The Web Push notifications ``moves`` (game, seats, state, events) owe, as
+    (game, seat, push kind, cause), whatever the readers' email settings: no query
+    (``record_pushes`` writes them). None while push is off for the site."""
+    if not pushes.enabled():
+        return []
+    owed_now = []
+    for game, seats, state, events in moves:
+        by_index = {seat.index: seat for seat in seats}
+        for index, (kind, cause) in sorted(owed(state, events).items()):
+            pushed = pushes.told_as(PUSHED.get(kind), state, index)
+            if pushed and mailed(game, index):
+                owed_now.append((game, by_index[index], pushed, cause))
+    return owed_now
+
+
+def record_pushes(owed_now: list) -> list:
+    """Write the pushes owed (``pushes_owed``'s) to the push outbox for the devices
+    that asked for them; they go to the push workers once committed (or are held,
+    ``outbox_handoff.sends_held``, with the emails). No query when none is owed."""
+    written = pushes.record(owed_now)
+    if written:
+        send_once_committed([push.pk for push in written], SEND_PUSHES)
+    return written
 
 
 # The emails each notification setting sends besides those that ask for a move
@@ -327,7 +373,11 @@ def demand_awaits(state, seat: int) -> bool:
 def record_reminders(game: Game, state, awaited: list) -> list:
     """One reminder per seat and phase, to the seats that still owe a move."""
     seats = game.seats.filter(index__in=awaited)
-    return _record_all([(game, s, REMINDER, f"remind{state.phase.since}") for s in seats])
+    owed_now = [(game, s, REMINDER, f"remind{state.phase.since}") for s in seats]
+    written = _record_all(owed_now)
+    told = [(game, s, pushes.YOUR_MOVE, cause) for _, s, _, cause in owed_now]
+    record_pushes([push for push in told if mailed(game, push[1].index)])
+    return written
 
 
 def record_digests(now) -> list:
@@ -510,49 +560,3 @@ def save_owed(emails: list) -> list:
     if created:
         send_once_committed([email.pk for email in created])
     return created
-
-
-def send_once_committed(ids: list) -> None:
-    """The outbox rows ``ids``, just written, go to the email workers once the
-    transaction commits (or are held, ``sends_held``)."""
-    transaction.on_commit(lambda: _send_after_commit(ids))
-
-
-# The emails a deadline process holds back while it writes a burst (sends_held).
-_holding = threading.local()
-
-
-@contextmanager
-def sends_held(into: list):
-    """Within this block, the emails committed are not handed to the email workers
-    but their ids appended to ``into`` (a list of id lists), for ``send_held`` later:
-    a deadline process writes a burst of thousands of deadlines first, and the email
-    workers, sharing the machine, start once it is written (``manage.py
-    bench_deadlines``: the lateness bound). Unsent, they are the outbox sweep's."""
-    previous = getattr(_holding, "into", None)
-    _holding.into = into
-    try:
-        yield
-    finally:
-        _holding.into = previous
-
-
-def send_held(held: list) -> None:
-    """Hand the emails ``sends_held`` kept back to the email workers, emptying ``held``."""
-    while held:
-        _send_after_commit(held.pop(0))
-
-
-def _send_after_commit(ids: list) -> None:
-    """One task for the emails of one move: fewer broker round trips than one each."""
-    into = getattr(_holding, "into", None)
-    if into is not None:
-        into.append(ids)
-        return
-    try:
-        # Found by name in the site's Celery app (not send_task, which ignores
-        # CELERY_TASK_ALWAYS_EAGER; not current_app, which a thread of its own,
-        # like the test server's, does not share): registered when Django is ready.
-        app.tasks[SEND_EMAILS].delay(ids)
-    except Exception:  # broker down: the outbox sweep sends them later
-        log.warning("could not enqueue emails %s; the sweep will send them", ids, exc_info=True)

@@ -13,19 +13,13 @@ page's log lines are narrated already). ``tests/core/test_selectors.py`` checks 
 against the ORM.
 """
 
-import re
 from collections.abc import Mapping
-from contextlib import nullcontext
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 
-import psycopg
 from django.db import connection
 
-from games.core import compiled, talk_reads
+from games.core import compiled, live, talk_reads
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
-
-# A statement's parameters, and its escaped percent signs (%%), which take none.
-_PARAMETER = re.compile(r"%%|%s")
 
 
 def _quote(name: str) -> str:
@@ -128,8 +122,10 @@ class CompiledRead:
         return sql, compiled.filled(slots, values)
 
     def rows(self, conn, **values) -> list:
-        """The model's instances, run alone (prepared, as _run_together runs them)."""
-        return self.instances(_run_together([self.sql_and_params(conn, **values)], conn)[0], conn)
+        """The model's instances, run alone (prepared, as compiled.run_together runs them)."""
+        return self.instances(
+            compiled.run_together([self.sql_and_params(conn, **values)], conn)[0], conn
+        )
 
     def instances(self, rows: list, conn) -> list:
         fields, alias = _fields(self._model), self._model._meta.db_table
@@ -232,7 +228,7 @@ def seat_at_table(seat_id: int, game_id: int) -> tuple:
     the game attached, in one statement: what a move reads before it takes the
     game's lock. (None, []) if there is no such seat."""
     conn = compiled.connection()
-    found = _run_together([(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])], conn)[0]
+    found = compiled.run_together([(_TABLE_WITHOUT_STATE.sql(conn.vendor), [game_id])], conn)[0]
     seats = _table_of_links(found, conn)
     seat = next((s for s in seats if s.pk == seat_id), None)
     return (seat, seats) if seat is not None else (None, [])
@@ -322,76 +318,6 @@ def _events_of(rows: list, conn) -> list:
     return [StoredEvent(seq, kind, text, conn) for seq, kind, text in rows]
 
 
-def _run_together(reads: list, conn) -> list:
-    """Each (sql, params) read's rows (a read's sql may hold several statements,
-    joined by compiled.BATCHED: a set of rows each). On PostgreSQL in one round
-    trip, each statement prepared (_pipelined); elsewhere one by one."""
-    if _pipelines(conn):
-        return _pipelined(reads, conn)
-    results = []
-    with conn.cursor() as cursor:
-        for sql, params in reads:
-            cursor.execute(sql, params)
-            results.append(cursor.fetchall())
-    return results
-
-
-def _pipelines(conn) -> bool:
-    """PostgreSQL: psycopg sends several statements in one round trip, whichever side
-    binds their parameters."""
-    return conn.vendor == "postgresql"
-
-
-@lru_cache(maxsize=64)
-def _split(sql: str) -> tuple:
-    """``sql``'s statements (BATCHED apart), each with how many parameters it takes:
-    worked out once per statement text, not on every page."""
-    return tuple(
-        (statement, sum(1 for token in _PARAMETER.findall(statement) if token == "%s"))
-        for statement in sql.split(compiled.BATCHED)
-    )
-
-
-def _statements(reads: list) -> list:
-    """``reads`` as (sql, params), a statement each: BATCHED apart, each with its own
-    parameters."""
-    found = []
-    for sql, params in reads:
-        values = iter(params)
-        for statement, taken in _split(sql):
-            found.append((statement, [next(values) for _ in range(taken)]))
-    return found
-
-
-def _pipelined(reads: list, conn) -> list:
-    """Each statement's rows, sent in one round trip (several in psycopg's pipeline
-    mode), each a statement the server keeps prepared on this connection: parsing
-    and planning these reads cost the server more than running them (the page's,
-    the move's and the email's p50, bench_moves). Unless the connection's
-    ``prepare_threshold`` is None (Django's default, which settings.py changes:
-    docs/operations.md says when to keep it). Logged as one query, through the
-    connection's execute wrappers, as a cursor's execute is."""
-    statements = _statements(reads)
-    sql = compiled.BATCHED.join(statement for statement, _ in statements)
-    params = [value for _, values in statements for value in values]
-
-    def run(sql, params, many, context) -> list:
-        driver = conn.connection
-        cursors = [psycopg.Cursor(driver) for _ in statements]  # bound on the server
-        with driver.pipeline() if len(statements) > 1 else nullcontext():
-            for cursor, (statement, values) in zip(cursors, statements, strict=True):
-                cursor.execute(statement, values, prepare=True)
-        return [cursor.fetchall() for cursor in cursors]
-
-    with conn.cursor() as cursor:
-        for wrapper in reversed(conn.execute_wrappers):
-            run = partial(wrapper, run)
-        logged = cursor.debug_sql(sql, params) if conn.queries_logged else nullcontext()
-        with logged, conn.wrap_database_errors:
-            conn.validate_no_broken_transaction()
-            return run(sql, params, False, {"connection": conn, "cursor": cursor})
-
-
 def _seat_with_table(seat_id: int, game_id: int, more: list) -> tuple:
     """The seat with its game and ``record_opened``, its game's seats in seat order
     (each with the game attached) and the rows of the ``more`` reads ((sql, params)),
@@ -400,7 +326,7 @@ def _seat_with_table(seat_id: int, game_id: int, more: list) -> tuple:
     conn = compiled.connection()
     vendor = conn.vendor
     reads = [(_SEAT_LINK.sql(vendor), [seat_id, game_id]), (_SEATS.sql(vendor), [game_id])]
-    seat_rows, table_rows, *more_rows = _run_together(reads + more, conn)
+    seat_rows, table_rows, *more_rows = compiled.run_together(reads + more, conn)
     if not seat_rows:
         return None
     seat = _seat_of_link(seat_rows[0], True, conn)
@@ -413,7 +339,8 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
     (each with the game attached), the newest ``events`` of its log (StoredEvent,
     newest first) and the newest page of the table talk it may read (TalkMessage,
     newest first, one more than a page holds: talk.page's), as (seat or None, seats,
-    events, talk). On PostgreSQL the four statements go in one round trip
+    events, talk, fingerprint) — the last, the rows the page's poll compares
+    (games.core.live.SEAT). On PostgreSQL the five statements go in one round trip
     (client-side binding takes several at once); elsewhere one after the other."""
     conn = compiled.connection()
     found = _seat_with_table(
@@ -422,12 +349,14 @@ def seat_page(seat_id: int, game_id: int, events: int) -> tuple:
         [
             (_NEWEST_EVENTS.sql(conn.vendor), [game_id, events]),
             _NEWEST_TALK.sql_and_params(conn, seat=seat_id, game=game_id),
+            live.SEAT.sql_and_params(conn, seat=seat_id, game=game_id),
         ],
     )
     if found is None:
-        return None, [], [], []
-    seat, seats, (event_rows, talk_rows) = found
-    return seat, seats, _events_of(event_rows, conn), _NEWEST_TALK.instances(talk_rows, conn)
+        return None, [], [], [], []
+    seat, seats, (event_rows, talk_rows, fingerprint) = found
+    events = _events_of(event_rows, conn)
+    return seat, seats, events, _NEWEST_TALK.instances(talk_rows, conn), fingerprint
 
 
 # A game's events a seat has not been told yet: from its notified_seq on, newest first
@@ -480,7 +409,7 @@ def _from_outbox_row(sql: str, params: list) -> tuple:
         slots.append(value)
         return read.get(value, "%s") if type(value) is int else "%s"
 
-    return _PARAMETER.sub(replaced, sql), slots
+    return compiled.PARAMETER.sub(replaced, sql), slots
 
 
 @cache
@@ -509,14 +438,14 @@ def outbox_email_with_news(pk: int) -> tuple:
     on an email sent, ``bench_moves``); elsewhere the row, then seat_news if it is
     to be sent."""
     conn = compiled.connection()
-    if not _pipelines(conn):
+    if not compiled.pipelines(conn):
         email = outbox_email_to_send(pk)
         if email is None or email.seat_id is None:
             return email, (None, [], [], [])
         return email, seat_news(email.seat_id, email.game_id)
     email_sql, email_params = _OUTBOX_TO_SEND.sql_and_params(conn, pk=pk)
     news_sql, slots = _news_from_outbox(conn.vendor)
-    email_rows, seat_rows, table_rows, event_rows, talk_rows = _run_together(
+    email_rows, seat_rows, table_rows, event_rows, talk_rows = compiled.run_together(
         [(email_sql, email_params), (news_sql, [pk if s is None else s for s in slots])], conn
     )
     email = _OUTBOX_TO_SEND.instances(email_rows, conn)[0] if email_rows else None

@@ -21,7 +21,7 @@ from functools import cache
 
 from django.db import connection, models, transaction
 
-from games.core import bulk, compiled, notifications, standing, timers
+from games.core import bulk, compiled, notifications, outbox_handoff, standing, timers
 from games.models import DeadlinePlan, DeadlineProcess, Game, GameEvent, OutboxEmail, Seat
 
 
@@ -149,12 +149,15 @@ WITH moved AS (
 SELECT ARRAY(SELECT id FROM moved), ARRAY(SELECT id FROM emails ORDER BY id)"""
 
 
-def write(game_ids: list, holder: str, now) -> set:
+def write(game_ids: list, holder: str, now, plans: dict | None = None) -> set:
     """Move on, in one statement and one transaction, the games of ``game_ids``
     whose plan ``holder`` staged and which are still as planned, due by ``now`` and
     held by ``holder``; every plan of these games by ``holder`` is used up either
     way. The ids of the games moved on; their emails go to the email workers once
-    committed (or are held, notifications.sends_held)."""
+    committed (or are held, outbox_handoff.sends_held). ``plans``: the transitions
+    staged (game id -> timers.Transition), whose Web Push notifications are written
+    in the same transaction for the games moved on (two statements more, only when
+    push is on and some are owed: they depend on the devices subscribed then)."""
     if not game_ids or not stages():
         return set()
     params = {"ids": game_ids, "holder": holder, "now": now, "active": Game.Status.ACTIVE.value}
@@ -162,7 +165,9 @@ def write(game_ids: list, holder: str, now) -> set:
         cursor.execute(_write_sql(), params)
         moved, emails = cursor.fetchone()
         if emails:
-            notifications.send_once_committed(list(emails))
+            outbox_handoff.send_once_committed(list(emails))
+        planned = [plans[pk] for pk in moved if (plans or {}).get(pk) is not None]
+        notifications.record_pushes([push for t in planned for push in t.pushes])
     return set(moved)
 
 

@@ -11,7 +11,7 @@ PAGE = 20  # messages a page shows at a time
 EMAIL_MESSAGES = 20  # unread messages an email shows; the rest wait on the table
 
 
-def _readable_by(reader) -> Q:
+def readable_by(reader) -> Q:
     """Messages the seat ``reader`` (a pk, or an OuterRef to one) may read: the
     table's, and the private ones it wrote or was written; every one once the game
     is over, if the game reveals them then. The one place that decides who reads
@@ -22,7 +22,7 @@ def _readable_by(reader) -> Q:
 
 def visible_to(seat: Seat) -> QuerySet:
     """The messages ``seat`` may read."""
-    return TalkMessage.objects.filter(_readable_by(seat.pk), game_id=seat.game_id)
+    return TalkMessage.objects.filter(readable_by(seat.pk), game_id=seat.game_id)
 
 
 def unread(seat: Seat, since=None) -> QuerySet:
@@ -49,7 +49,7 @@ def with_unread(seats: QuerySet) -> QuerySet:
     since = Greatest(OuterRef("talk_read_id"), OuterRef("talk_mailed_id"))
     rows = (
         TalkMessage.objects.filter(
-            _readable_by(OuterRef("pk")),
+            readable_by(OuterRef("pk")),
             game_id=OuterRef("game_id"),
             pk__gt=since,
             hidden_at__isnull=True,

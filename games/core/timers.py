@@ -4,7 +4,7 @@ any more), a reminder is due, bargaining time ends. Many games at once, for the
 deadline worker: a deadline falling for a thousand games is a few statements."""
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import transaction
@@ -76,6 +76,8 @@ class Transition:
     late: set  # the indexes of the seats that missed their move
     pausing: bool
     emails: list  # the new phase's emails, unsaved (none when the game pauses itself)
+    # Its Web Push notifications (notifications.pushes_owed), written with the emails.
+    pushes: list = field(default_factory=list)
 
 
 def _stamp(game: Game) -> tuple:
@@ -115,7 +117,8 @@ def _transition(game: Game, seats: list, now, force: bool) -> Transition:
     rows = [GameEvent(game=game, seq=e["seq"], type=e["type"], data=e) for e in events]
     # The game that paused itself: one email says so, instead of the new phase's.
     emails = [] if pausing else notifications.emails_owed([(game, seats, state, events)])
-    return Transition(stamp, game, state, events, rows, seats, late, pausing, emails)
+    pushed = [] if pausing else notifications.pushes_owed([(game, seats, state, events)])
+    return Transition(stamp, game, state, events, rows, seats, late, pausing, emails, pushed)
 
 
 def _waiting_for_away(game: Game, state, seats: list, late: set, now) -> dict | None:
@@ -222,6 +225,7 @@ def _write_transitions(transitions: list, count_missed: bool) -> None:
     bulk.insert([row for t in transitions for row in t.rows])
     bulk.update(games, ADVANCED_FIELDS)
     notifications.save_owed([email for t in transitions for email in t.emails])
+    notifications.record_pushes([push for t in transitions for push in t.pushes])
     notifications.record_paused_itself([(t.game, t.seats) for t in transitions if t.pausing])
     if count_missed:  # the organizer's "advance now" is not the players' miss
         missed = [seat for t in transitions for seat in t.seats if seat.index in t.late]

@@ -1,7 +1,8 @@
-"""The app's tables, in five modules: the games and the people around them
+"""The app's tables, in six modules: the games and the people around them
 (``play``), the deadline processes' own rows (``deadlines``), the table talk with
 the replies received by email (``talk``), the development mailbox with the ESPs'
-delivery reports (``mail``) and the API's keys (``api``)."""
+delivery reports (``mail``), the API's keys (``api``) and the devices that take Web
+Push notifications with the pushes owed them (``push``)."""
 
 from games.models.api import ApiToken
 from games.models.deadlines import DeadlinePlan, DeadlineProcess
@@ -20,9 +21,11 @@ from games.models.play import (
     Submission,
     new_reply_key,
 )
+from games.models.push import PUSH_KINDS, OutboxPush, PushSubscription
 from games.models.talk import InboundMessage, TalkMessage, TalkReport, new_talk_ref
 
 __all__ = [
+    "PUSH_KINDS",
     "REPLY_KEY_LENGTH",
     "ApiToken",
     "DeadlinePlan",
@@ -35,7 +38,9 @@ __all__ = [
     "Invitation",
     "Lobby",
     "OutboxEmail",
+    "OutboxPush",
     "Person",
+    "PushSubscription",
     "RecordOpening",
     "Seat",
     "SignIn",

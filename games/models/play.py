@@ -10,6 +10,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -209,6 +210,9 @@ class Game(models.Model):
                 name="game_bots_due",
                 condition=models.Q(bots_due_at__isnull=False),
             ),
+            # The games an address organizes, in any case: My games' poll, every few
+            # seconds per open page (games.core.live).
+            models.Index(Lower("organizer_email"), name="game_organizer_lower"),
         ]
 
     def __str__(self) -> str:
@@ -307,6 +311,8 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="unique_seat_index"),
         ]
+        # The seats of an address, in any case: My games' poll (games.core.live).
+        indexes = [models.Index(Lower("email"), name="seat_email_lower")]
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.index + 1})"
@@ -583,6 +589,7 @@ class Invitation(models.Model):
                 name="one_invitation_per_address",
             ),
         ]
+        indexes = [models.Index(fields=["email"], name="invitation_email")]  # My games' poll
 
     def __str__(self) -> str:
         return f"{self.name} <{self.email}>"

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.models import Game, Person, Seat
 from games.organizer import control_actions, labels, play_again, reply_senders, talk_moderation
 from games.organizer.overview import overview
-from games.present import clock
+from games.present import clock, live_poll
 from games.present.page_language import browser_language, in_language
 from games.words import i18n
 
@@ -134,6 +134,7 @@ def control(request, pk: int):
 def _show(request, game: Game, organizer: Organizer, sent: dict | None = None, status=200):
     with translation.override(organizer.language):
         context = _context(game, organizer, sent or dict.fromkeys(SENT_FIELDS, ""))
+    context["live"] = live_poll.organizer_poll(game.pk, request.user.email)
     return in_language(request, "organize.html", context, status, organizer.language)
 
 

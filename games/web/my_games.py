@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core import people
-from games.present import history, my_games
+from games.present import history, live_poll, my_games
 from games.present.page_language import browser_language, in_browser_language, in_language
 from games.web.seat_settings import ZONES, known_zone
 
@@ -61,6 +61,7 @@ def _page(request, form: DailyForm | None = None, status: int = 200):
         "daily_url": reverse("games:my-daily"),
         "history_url": reverse("games:my-history"),
         "home_url": reverse("games:home"),
+        "live": live_poll.person_poll(email),
     }
     return in_language(request, "my_games.html", context, status)
 

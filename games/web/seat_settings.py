@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games.core import api_tokens, game_setup, links, moves, standing
+from games.core import api_tokens, game_setup, links, moves, push_devices, pushes, standing
 from games.core.game_writes import ServiceError
 from games.models import Game, Seat
 from games.present.clock import ZONES
@@ -203,10 +203,35 @@ def page(request, seat: Seat, token: str, form=None, standing_form=None, minted:
                 "minted": minted,
                 "docs": settings.SITE_URL + "/api/v1/openapi.json",
             },
+            "push": _push_context(seat, token),
         }
         if context["standing"]:
             context["standing"]["action"] = reverse("games:standing", args=[token])
         return render(request, "settings.html", context, using="jinja")
+
+
+PUSH_LABELS = {
+    pushes.YOUR_MOVE: gettext_lazy("My move: a new phase, a reminder, bags to decide"),
+    pushes.DEAL: gettext_lazy("Offers, demands and deals that concern me"),
+    pushes.TALK: gettext_lazy("Table talk that concerns me"),
+    pushes.GAME_OVER: gettext_lazy("The end of a game"),
+}
+
+
+def _push_context(seat: Seat, token: str) -> dict:
+    """The "Notifications on this device" section: the site's public key ("" while push
+    is off), where its script posts, and the person's devices by their endpoint's
+    SHA-256 with their kinds (the script finds its own device among them)."""
+    key = push_devices.site_key()
+    devices = push_devices.of_person(seat.email) if key and seat.email else []
+    return {
+        "key": key,
+        "kinds": list(PUSH_LABELS.items()),
+        "devices": {device.endpoint_sha256: device.kinds for device in devices},
+        "subscribe": reverse("games:push-subscribe", args=[token]),
+        "choose": reverse("games:push-kinds", args=[token]),
+        "unsubscribe": reverse("games:push-unsubscribe", args=[token]),
+    }
 
 
 def _token_row(token) -> dict:

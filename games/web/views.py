@@ -21,7 +21,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from games.core import after_game, game_writes, links, moves, rematch, selectors, talk
-from games.present import clock, game_log, move_done, my_games, presenters, reveal, standing
+from games.present import (
+    clock,
+    game_log,
+    live_poll,
+    move_done,
+    my_games,
+    presenters,
+    reveal,
+    standing,
+)
 from games.present import talk as talk_panel
 from games.present.move_fields import sent_back
 from games.present.page_language import in_language
@@ -100,6 +109,7 @@ class Table:
     seats: list
     newest_events: list | None
     newest_talk: list
+    fingerprint: list  # the rows the page's poll compares (games.core.live.SEAT)
 
 
 def _seat_and_table(request, token: str) -> tuple:
@@ -107,10 +117,10 @@ def _seat_and_table(request, token: str) -> tuple:
     database allows it (selectors.seat_page)."""
     link = links.read(token)
     whole = _whole_log(request)
-    seat, seats, events, talk_rows = selectors.seat_page(
+    seat, seats, events, talk_rows, fingerprint = selectors.seat_page(
         link.seat, link.game, 0 if whole else selectors.EVENTS_BATCH
     )
-    table = Table(seats, None if whole else events, talk_rows)
+    table = Table(seats, None if whole else events, talk_rows, fingerprint)
     return links.seat_if_link_current(seat, link.version), table
 
 
@@ -220,12 +230,14 @@ def _show(
     context["talk"].update(talk_panel.form_choices(game, seat, seats, view, chosen))
     context["talk_text"] = talk_text
     context["bots_playing"] = bots_playing(game)
+    fingerprint = table.fingerprint if table else None
+    context["live"] = live_poll.seat_poll(request, seat, fingerprint, quick=game.practice)
     return render(request, "seat.html", context, using="jinja")
 
 
 def bots_playing(game) -> bool:
     """A practice game whose bots are about to move: the page says so, and its script
-    shows their moves within seconds (static/games/bots_wait.js)."""
+    shows their moves within seconds (static/games/live.js polls every QUICK seconds)."""
     playing = game.status == game.Status.ACTIVE and game.paused_at is None
     return game.practice and playing and game.bots_due_at is not None
 

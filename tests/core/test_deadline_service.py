@@ -19,7 +19,7 @@ from games.core import (
     game_writes,
     links,
     moves,
-    notifications,
+    outbox_handoff,
     staged_advances,
     timers,
 )
@@ -438,7 +438,7 @@ def test_a_burst_s_emails_go_to_the_email_workers_once_it_is_written(monkeypatch
         runner.step()
     before = set(OutboxEmail.objects.values_list("pk", flat=True))
     clock.now = deadline
-    task = notifications.app.tasks[notifications.SEND_EMAILS]
+    task = outbox_handoff.app.tasks[outbox_handoff.SEND_EMAILS]
     with mock.patch.object(task, "delay") as delay:
         runner.step()
         runner.step()

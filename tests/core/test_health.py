@@ -29,7 +29,7 @@ from tests.support.fixtures_pages import link_stem
 pytestmark = pytest.mark.django_db
 
 PLAYERS = [game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")]
-SHALLOW = {"celery": 0, "deadlines": 0}
+SHALLOW = {"celery": 0, "deadlines": 0, "push": 0}
 BROKER_QUEUE_DEPTHS = health.queue_depths  # the real one, before any test replaces it
 ROOT = Path(__file__).resolve().parents[2]
 CHECK_MAIL_BACKLOG = "games.tasks.check_mail_backlog"
@@ -183,7 +183,7 @@ def test_a_broker_that_does_not_answer_is_said_so_quickly():
     started = time.monotonic()
     with mock.patch.object(app, "connection_for_read", nowhere):
         depths = BROKER_QUEUE_DEPTHS()
-    assert depths == {"celery": None, "deadlines": None}
+    assert depths == {"celery": None, "deadlines": None, "push": None}
     assert time.monotonic() - started < 10
 
 

@@ -11,7 +11,7 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.core import selectors, talk
+from games.core import live, selectors, talk
 from games.models import Game, GameEvent, OutboxEmail, RecordOpening, Seat, TalkMessage
 from tests.support.fixtures_pages import start_game
 
@@ -162,9 +162,9 @@ def test_an_outbox_email_to_send_reads_as_the_orm_reads_it():
         assert selectors.outbox_email_to_send(email.pk) is None
 
 
-def test_a_seat_page_reads_what_its_three_reads_give():
+def test_a_seat_page_reads_what_its_reads_alone_give():
     game, seat = _a_game_with_every_kind_of_field()
-    read, seats, events, talk_rows = selectors.seat_page(seat.pk, game.pk, 2)
+    read, seats, events, talk_rows, fingerprint = selectors.seat_page(seat.pk, game.pk, 2)
     alone = selectors.seat_with_game(seat.pk, game.pk)
     assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
     assert read.record_opened is False
@@ -172,7 +172,8 @@ def test_a_seat_page_reads_what_its_three_reads_give():
     assert all(s.game is read.game for s in seats)
     assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=2)
     assert talk_rows == []
-    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [], [])
+    assert fingerprint == live.SEAT.rows(seat=seat.pk, game=game.pk)
+    assert selectors.seat_page(seat.pk, game.pk + 1, 2) == (None, [], [], [], [])
 
 
 @pytest.mark.parametrize("server_side_binding", [False, True])
@@ -184,11 +185,11 @@ def test_a_seat_page_reads_in_one_round_trip_on_postgresql_else_one_by_one(serve
         mock.patch.dict(options, {"server_side_binding": server_side_binding}),
         CaptureQueriesContext(connection) as reads,
     ):
-        read, seats, events, _talk = selectors.seat_page(seat.pk, game.pk, 3)
+        read, seats, events, _talk, _fingerprint = selectors.seat_page(seat.pk, game.pk, 3)
     on_postgresql = connection.vendor == "postgresql"
-    assert len(reads.captured_queries) == (1 if on_postgresql else 4)
-    if on_postgresql:  # the round trip is logged as one query of its four statements
-        assert reads.captured_queries[0]["sql"].count(";\n") == 3
+    assert len(reads.captured_queries) == (1 if on_postgresql else 5)
+    if on_postgresql:  # the round trip is logged as one query of its five statements
+        assert reads.captured_queries[0]["sql"].count(";\n") == 4
     assert _fields(read) == _fields(alone) and _fields(read.game) == _fields(alone.game)
     assert events == selectors.event_data(game.pk, newest_first=True, bound=None, limit=3)
     assert [_fields(s) for s in seats] == [_fields(s) for s in selectors.seats_of(game)]

@@ -92,12 +92,12 @@ def test_a_cancelled_or_paused_table_gives_no_phase_instruction(game):
     controls.pause(game.pk, expected_version=game.version)
     html = Client().get(path).content.decode()
     assert "Paused by the organizer since" in html and instruction not in html
-    assert "<h2>Game paused</h2>" in html  # not the phase's title, "Market"
+    assert "<h2 data-live-say>Game paused</h2>" in html  # not the phase's title, "Market"
     controls.resume(game.pk, expected_version=fresh(game).version)
     controls.cancel(game.pk, expected_version=fresh(game).version)
     html = Client().get(path).content.decode()
     assert "The organizer cancelled this game on" in html and instruction not in html
-    assert "<h2>Game cancelled</h2>" in html
+    assert "<h2 data-live-say>Game cancelled</h2>" in html
     assert "Round 1 of 9 · Game cancelled" in told()["Ben"]  # the last email's too
 
 

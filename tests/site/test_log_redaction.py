@@ -148,6 +148,29 @@ def test_gunicorns_access_log_hides_the_token_in_the_request_line_path_and_refer
     assert TOKEN not in repr(atoms)
 
 
+def test_gunicorns_access_log_leaves_out_the_open_pages_polls_answered_as_expected():
+    cfg = Config()
+    cfg.set("accesslog", "-")
+    cfg.set("logger_class", "sheriff_pbem.gunicorn_logging.RedactingLogger")
+    logger = cfg.logger_class(cfg)
+    stream = io.StringIO()
+    for handler in logger.access_log.handlers:
+        handler.setStream(stream)
+    for path, status in (
+        (f"/play/{TOKEN}/live/", 304),
+        ("/live/abc:def/", 200),
+        (f"/play/{TOKEN}/live/", 410),  # gone: logged
+        (f"/play/{TOKEN}/", 200),  # the page: logged
+    ):
+        environ = {"REQUEST_METHOD": "GET", "RAW_URI": path, "PATH_INFO": path}
+        environ.update(QUERY_STRING="", SERVER_PROTOCOL="HTTP/1.1", REMOTE_ADDR="10.0.0.1")
+        resp = SimpleNamespace(status=f"{status} X", status_code=status, sent=0, headers=[])
+        req = SimpleNamespace(headers=[])
+        logger.access(resp, req, environ, timedelta(milliseconds=1))
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2 and '" 410 ' in lines[0] and '" 200 ' in lines[1], lines
+
+
 def test_gunicorns_loggers_get_the_filter():
     cfg = Config()
     cfg.set("accesslog", "-")

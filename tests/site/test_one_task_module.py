@@ -6,7 +6,7 @@ import ast
 
 from django.conf import settings
 
-from games.core import deadline_sweep, notifications
+from games.core import deadline_sweep, outbox_handoff
 from sheriff_pbem.celery import app
 
 GAMES = settings.BASE_DIR / "games"
@@ -24,7 +24,7 @@ def test_every_task_is_defined_in_games_tasks_under_its_function_name():
 
 
 def test_the_names_core_queues_by_are_registered_tasks():
-    queued = {notifications.SEND_EMAILS, deadline_sweep.ADVANCE_GAMES, deadline_sweep.PLAY_BOTS}
+    queued = {outbox_handoff.SEND_EMAILS, deadline_sweep.ADVANCE_GAMES, deadline_sweep.PLAY_BOTS}
     queued |= {deadline_sweep.REMIND_GAME, deadline_sweep.END_BARGAINING}
     assert queued <= set(site_tasks())
 

@@ -18,6 +18,7 @@ DEADLINE_TASKS = (
     "check_mail_backlog",
 )
 EMAIL_TASKS = ("send_emails", "sweep_outbox")
+PUSH_TASKS = ("send_pushes", "sweep_pushes")
 
 
 def queue_of(task: str) -> str:
@@ -27,10 +28,11 @@ def queue_of(task: str) -> str:
 def test_the_deadline_tasks_go_to_the_deadlines_queue_and_emails_to_the_default_one():
     assert {queue_of(task) for task in DEADLINE_TASKS} == {"deadlines"}
     assert {queue_of(task) for task in EMAIL_TASKS} == {"celery"}
+    assert {queue_of(task) for task in PUSH_TASKS} == {"push"}  # served by the email worker
 
 
-def test_a_worker_started_without_a_queue_serves_both():
-    assert set(app.amqp.queues) == {"celery", "deadlines"}
+def test_a_worker_started_without_a_queue_serves_them_all():
+    assert set(app.amqp.queues) == {"celery", "deadlines", "push"}
 
 
 def worker_queues(text: str) -> list:
@@ -39,9 +41,11 @@ def worker_queues(text: str) -> list:
 
 
 def test_the_dev_stack_and_compose_run_a_worker_for_each_queue():
+    """The deadlines' worker of its own; the pushes' queue taken in turn with the
+    emails' by the email worker."""
     for path in ("Procfile", "docker/compose.yaml"):
         queues = worker_queues((ROOT / path).read_text())
-        assert sorted(queues) == ["celery", "deadlines"], path
+        assert sorted(queues) == ["celery,push", "deadlines"], path
 
 
 def test_kept_database_connections_are_checked_before_they_are_reused():
@@ -71,7 +75,8 @@ def test_every_task_is_registered_once_django_is_ready():
     """A worker (and the web process, which queues by name) finds each task by the
     name it was first deployed with."""
     names = {name for name in app.tasks if name.startswith("games.")}
-    assert names == {f"games.tasks.{task}" for task in DEADLINE_TASKS + EMAIL_TASKS} | {
+    queued = DEADLINE_TASKS + EMAIL_TASKS + PUSH_TASKS
+    assert names == {f"games.tasks.{task}" for task in queued} | {
         "games.tasks.send_digests",
         "games.tasks.start_due_lobbies",
         "games.tasks.send_daily_emails",

@@ -15,7 +15,10 @@ from tests.support.reply_players import next_reply
 KEYS = itertools.count(1)
 
 
-def play_to_the_end(game: Game, rnd: random.Random | None = None, limit: int = 1500) -> Game:
+def play_to_the_end(
+    game: Game, rnd: random.Random | None = None, limit: int = 1500, before_each=None
+) -> Game:
+    """``before_each(seats, rnd)``: called before each move (a test's table talk)."""
     rnd = rnd or random.Random(5)
     seats = {s.index: s for s in Seat.objects.filter(game=game)}
     names = [seats[i].name for i in sorted(seats)]
@@ -24,6 +27,8 @@ def play_to_the_end(game: Game, rnd: random.Random | None = None, limit: int = 1
         if current.status != Game.Status.ACTIVE:
             return current
         state = current.engine_state()
+        if before_each is not None:
+            before_each(seats, rnd)
         chosen = next_reply(state, names, rnd)
         if chosen is None:  # the bargaining time ends
             timers.advance(game.pk, force=True)

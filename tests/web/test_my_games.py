@@ -302,9 +302,9 @@ def test_no_next_game_when_none_waits(client, django_assert_max_num_queries):
     [form] = [f for f in forms_of(client.get(path).content.decode()) if f.move == "set_aside"]
     signed_in(client)
     client.post(path, form.hidden())
-    # The page's four (the table talk's one), the session and its user, the person's
-    # seats in play.
-    with django_assert_max_num_queries(7):
+    # The page's five (the table talk's one, its poll's fingerprint), the session and
+    # its user, the person's seats in play.
+    with django_assert_max_num_queries(8):
         after = client.get(path).content.decode()
     assert "market choice" in after and "Next game waiting" not in after
 

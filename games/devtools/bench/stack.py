@@ -44,7 +44,9 @@ class Servers:
         each with its processes' children; "database" and "broker" where those
         servers run on this machine (local_services); "machine": every core's busy
         time, which also holds the clients, the kernel and whatever else runs."""
-        spent = {"web": cpu_seconds(self._web.pid), "worker": cpu_seconds(self._worker.pid)}
+        spent = {"web": cpu_seconds(self._web.pid)}
+        if self._worker is not None:
+            spent["worker"] = cpu_seconds(self._worker.pid)
         spent.update({name: cpu_seconds(pid) for name, pid in self._services.items()})
         spent["machine"] = machine_busy_seconds()
         return spent
@@ -124,13 +126,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def servers(port: int, workers: int):
-    """gunicorn (``workers`` processes) and one Celery worker, stopped on exit:
-    yields a Servers."""
+def servers(port: int, workers: int, app: str = "sheriff_pbem.wsgi", celery: bool = True):
+    """gunicorn (``workers`` processes, serving the WSGI module ``app``) and, with
+    ``celery``, one Celery worker, stopped on exit: yields a Servers."""
     env = dict(os.environ)
     python = sys.executable
     web = subprocess.Popen(
-        [python, "-m", "gunicorn", "sheriff_pbem.wsgi", "--workers", str(workers),
+        [python, "-m", "gunicorn", app, "--workers", str(workers),
          "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip
@@ -138,14 +140,15 @@ def servers(port: int, workers: int):
         [python, "-m", "celery", "-A", "sheriff_pbem", "worker", "--concurrency", "1",
          "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    ) if celery else None  # fmt: skip
     try:
         _wait_for(f"http://127.0.0.1:{port}/healthz", web)
         yield Servers(f"http://127.0.0.1:{port}", web, worker, local_services())
     finally:
-        for process in (web, worker):
+        running = [p for p in (web, worker) if p is not None]
+        for process in running:
             process.terminate()
-        for process in (web, worker):
+        for process in running:
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -160,7 +163,7 @@ def _wait_for(url: str, process, seconds: float = 30) -> None:
         try:
             if requests.get(url, timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not yet, or a busy machine
             pass
         time.sleep(0.2)
     raise RuntimeError(f"{url} did not answer within {seconds} s")
