@@ -43,6 +43,7 @@ BADGE = "games/icons/badge-96.png"  # a notification's small mark, white on tran
 SHELL_STATIC = [
     "games/site.css",
     "games/app.js",
+    "games/push.js",  # every page loads it, the offline page too
     "games/icon.svg",
     *(path for path, _size, _purpose in ICONS),
     APPLE_TOUCH_ICON,

@@ -78,6 +78,7 @@ def _below_the_quote(lines: list[str]) -> list[str]:
     if any(_is_outlook_block(lines, index) for index in range(len(lines))):
         return []
     own = [line for line in lines[start:] if not _is_quoted(line)]
+    own = own[: _cut_at_marker(own)]  # our own marker, left unquoted by the client
     return own[: _first_quote_or_signature(own)]
 
 

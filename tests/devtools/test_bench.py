@@ -84,7 +84,8 @@ def test_the_whole_log_is_read_page_after_page_to_its_end():
     pages = samples.of("log")
     assert [s.round for s in pages] == list(range(1, len(pages) + 1)) and len(pages) >= 2
     # Every page reads a bounded number of statements, however far into the game.
-    assert max(s.queries for s in pages) <= 6, [s.queries for s in pages]
+    # (The seventh: the fingerprint the page's poll compares, games.core.live.)
+    assert max(s.queries for s in pages) <= 7, [s.queries for s in pages]
 
 
 def test_the_machines_cpu_a_move_is_shared_out_whole():

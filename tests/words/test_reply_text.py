@@ -305,6 +305,7 @@ LINE_PIECES = st.sampled_from(
 
 @hypothesis.settings(max_examples=300, deadline=None)
 @hypothesis.given(st.lists(st.one_of(LINE_PIECES, st.text(max_size=30)), max_size=40).map("".join))
+@hypothesis.example("> \r\n— Write your reply above this line —")  # the marker under a quote
 def test_any_text_gives_a_cleanup_of_its_own_lines(text):
     result = new_text(text)
     assert result == result.strip()

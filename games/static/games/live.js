@@ -221,7 +221,7 @@
   // --- the loop -------------------------------------------------------------------------
 
   function refresh(newTag) {
-    return fetch(page, { credentials: "same-origin", headers: { "X-Live": "1" } })
+    return fetch(page, { credentials: "same-origin" })
       .then(function (answer) {
         if (answer.redirected) { window.location.assign(page); return; } // signed out: sign in
         if (!answer.ok) throw new Error("page " + answer.status);
