@@ -13,6 +13,7 @@ impact, the element and the screen. Screenshots of every distinct screen go to
 import os
 import re
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -308,3 +309,16 @@ class Phone:
         boxes = form.locator("label.tile input[type=checkbox]")
         for i in indexes:
             boxes.nth(i).check()
+
+
+def until(check, seconds: float = 12):
+    """``check()``'s first true answer, asked every 0.2 s: for what a page does by
+    itself (the pages' policy forbids the evaluated strings Playwright's
+    wait_for_function would send)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"not within {seconds} s: {check}")

@@ -10,7 +10,7 @@ import pytest
 
 from games.core import bot_turns, game_setup, lobbies
 from games.models import Game, Invitation, OutboxEmail, Seat
-from tests.browser.chromium import Phone
+from tests.browser.chromium import Phone, until
 from tests.browser.playing import play_whatever_is_asked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -66,13 +66,15 @@ def test_a_newcomer_plays_now_against_bots_to_the_final_page(phone):
     main = page.inner_text("main")
     assert main.count("(bot)") >= 3, main[:600]
 
-    # Its first move made, the newcomer waits: the bots' moves show by themselves.
+    # Its first move made, the newcomer waits: the bots' moves show by themselves,
+    # put in place without a reload (static/games/live.js).
     play_whatever_is_asked(phone, table, 1, "practice-")
     assert "The bots are playing" in page.inner_text("#bots-playing")
-    with page.expect_navigation(timeout=15_000):
-        bots_play(game.pk)  # meanwhile, the worker's turn for the bots
+    page.evaluate("window.__stayed = true")
+    bots_play(game.pk)  # meanwhile, the worker's turn for the bots
+    until(lambda: not page.locator("#bots-playing").count())
+    assert page.evaluate("window.__stayed === true")
     phone.check("bots-moved")
-    assert not page.locator("#bots-playing").count()
 
     for turn in range(200):
         bots_play(game.pk)

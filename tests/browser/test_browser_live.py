@@ -5,33 +5,19 @@ once the game has moved past it; a screen reader hears the news from a polite li
 region; My games and the organizer's page follow a move too. At 390 px, audited;
 screenshots in var/screenshots/live-*.png."""
 
-import time
-
 import pytest
 from django.utils import timezone
 
 from games.core import controls, links, moves, talk
 from games.engine import default_commands
 from games.models import Game, Seat
-from tests.browser.chromium import Phone
+from tests.browser.chromium import Phone, until
 from tests.browser.playing import set_aside
 from tests.support.fixtures_pages import start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 UPDATE = 12_000  # ms: a poll every 5 s, then the page read again
-
-
-def until(check, seconds: float = UPDATE / 1000):
-    """``check()``'s first true answer, asked every 0.2 s (the pages' policy forbids
-    the evaluated strings Playwright's wait_for_function would send)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"not within {seconds} s: {check}")
 
 
 @pytest.fixture
