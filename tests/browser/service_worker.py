@@ -1,9 +1,11 @@
 """The service worker as the browser suite sees it (static/games/app.js registers it,
 templates/app/sw.js): waiting for it, its registration as DevTools knows it, a push
-delivered to it over the DevTools protocol, and the notifications it shows."""
+delivered to it over the DevTools protocol, the notifications it shows; and the
+table both suites open."""
 
 import time
 
+from games.core import game_setup
 from tests.browser.chromium import Phone
 
 NOTIFICATIONS = """() => navigator.serviceWorker.ready.then((r) => r.getNotifications()).then(
@@ -11,6 +13,17 @@ NOTIFICATIONS = """() => navigator.serviceWorker.ready.then((r) => r.getNotifica
     icon: n.icon, badge: n.badge, renotify: n.renotify, url: n.data && n.data.url})))"""
 CLEAR = """() => navigator.serviceWorker.ready.then((r) => r.getNotifications()).then(
   (found) => found.forEach((n) => n.close()))"""
+
+
+def new_game():
+    """The app's and the notifications' table: three players, the 2nd edition."""
+    return game_setup.create_game(
+        name="Open road",
+        players=[
+            game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")
+        ],
+        config={"edition": 2},
+    )
 
 
 def installed(phone: Phone) -> str:

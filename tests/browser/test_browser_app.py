@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from games.core import game_setup, links
+from games.core import links
 from games.models import Seat
 from games.web import app_shell
 from tests.browser.chromium import Phone
@@ -20,6 +20,7 @@ from tests.browser.service_worker import (
     NOTIFICATIONS,
     deliver,
     installed,
+    new_game,
     notifications,
     registration_id,
 )
@@ -41,16 +42,6 @@ def phone(chromium, site):
     tab = Phone(chromium, site, prefix="app-")
     yield tab
     tab.close()
-
-
-def new_game():
-    return game_setup.create_game(
-        name="Open road",
-        players=[
-            game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")
-        ],
-        config={"edition": 2},
-    )
 
 
 def seat_path(game, index: int) -> str:

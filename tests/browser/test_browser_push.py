@@ -13,10 +13,16 @@ import time
 
 import pytest
 
-from games.core import game_setup, links, moves, pushes
+from games.core import links, moves, pushes
 from games.models import PushSubscription, Seat
 from tests.browser.chromium import SCREENSHOTS, Phone
-from tests.browser.service_worker import deliver, installed, notifications, registration_id
+from tests.browser.service_worker import (
+    deliver,
+    installed,
+    new_game,
+    notifications,
+    registration_id,
+)
 from tests.support.push_service import CONTACT, KEYS, PushService, push_settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,16 +57,6 @@ FAKE_PUSH_MANAGER = """(() => {
     return Promise.resolve(key ? subscription(key) : null);
   };
 })();"""
-
-
-def new_game():
-    return game_setup.create_game(
-        name="Open road",
-        players=[
-            game_setup.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cid")
-        ],
-        config={"edition": 2},
-    )
 
 
 @pytest.fixture

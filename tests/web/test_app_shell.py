@@ -112,6 +112,7 @@ def test_the_worker_is_served_at_the_root_never_stale_and_lists_only_the_shell(c
     assert set(config["shell"]) == {
         "/static/games/site.css",
         "/static/games/app.js",
+        "/static/games/push.js",
         "/static/games/icon.svg",
         "/static/games/icons/icon-192.png",
         "/static/games/icons/icon-512.png",
