@@ -11,7 +11,7 @@ minted before the links were sent anew, is dead like their links.
 import functools
 import hashlib
 import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -99,12 +99,7 @@ def _token_row(found: str):
         row = cursor.fetchone()
     if row is None:
         return None
-    used = row[4]
-    if isinstance(used, str):  # SQLite answers text
-        used = datetime.fromisoformat(used)
-    if used is not None and timezone.is_naive(used):  # stored in UTC
-        used = used.replace(tzinfo=UTC)
-    return (*row[:4], used)
+    return (*row[:4], compiled.stored_time(row[4]))
 
 
 @functools.cache

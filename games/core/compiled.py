@@ -11,6 +11,7 @@ prepared as the ORM prepares them (``get_db_prep_save``, ``pre_save``).
 
 import re
 from contextlib import nullcontext
+from datetime import UTC, datetime
 from functools import cache, lru_cache, partial
 
 import psycopg
@@ -21,8 +22,10 @@ BATCHED = ";\n"
 
 # Stand-ins for a compiled statement's named parameters: within a small counter's
 # range (the ORM refuses a comparison with a value its field cannot hold), and no
-# constant of these statements is one of them.
+# constant of these statements is one of them. A text parameter's: TEXT_STAND_IN
+# and its number (``stand_ins``' ``texts``).
 STAND_IN = 32_001
+TEXT_STAND_IN = "\x00stand-in-{}\x00"
 
 
 def connection():
@@ -38,10 +41,15 @@ def takes_several_statements(conn) -> bool:
     return conn.vendor == "postgresql" and options.get("server_side_binding") is not True
 
 
-def stand_ins(build) -> dict:
-    """A stand-in value for each parameter of the function ``build``."""
+def stand_ins(build, texts: tuple = ()) -> dict:
+    """A stand-in value for each parameter of the function ``build``; a text one for
+    those named in ``texts``."""
     code = build.__code__
-    return {name: STAND_IN + i for i, name in enumerate(code.co_varnames[: code.co_argcount])}
+    names = code.co_varnames[: code.co_argcount]
+    return {
+        name: TEXT_STAND_IN.format(i) if name in texts else STAND_IN + i
+        for i, name in enumerate(names)
+    }
 
 
 def named_slots(params: list, given: dict, what) -> list:
@@ -52,15 +60,52 @@ def named_slots(params: list, given: dict, what) -> list:
     for param in params:
         # (A driver may wrap an int in a subclass of its own: psycopg's Int2.)
         number = isinstance(param, int) and not isinstance(param, bool)
-        name = named.get(int(param)) if number else None
+        key = int(param) if number else param if type(param) is str else None
+        name = named.get(key) if key is not None else None
         slots.append((name, None if name else param))
     if {name for name, _ in slots if name} != set(given):
         raise TypeError(f"{what} does not compile with its parameters")
     return slots
 
 
+def stored_time(value):
+    """A time column of a raw row as the ORM would read it: SQLite answers text, and
+    times are stored in UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value is not None and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value
+
+
 def filled(slots: list, named: dict) -> list:
     return [named[name] if name else constant for name, constant in slots]
+
+
+class CompiledRows:
+    """The rows of values ``build(**named)`` (a queryset of ``values_list``) reads,
+    compiled by the ORM once per database with stand-ins for its parameters, ints
+    or those named in ``texts``; run as a statement the server keeps prepared
+    (``run_together``): planning it costs PostgreSQL more than running it."""
+
+    def __init__(self, build, texts: tuple = ()):
+        self._build, self._texts, self._by_vendor = build, texts, {}
+
+    def _compiled(self, conn) -> tuple:
+        found = self._by_vendor.get(conn.vendor)
+        if found is None:
+            given = stand_ins(self._build, self._texts)
+            sql, params = self._build(**given).query.sql_with_params()
+            found = self._by_vendor[conn.vendor] = (sql, named_slots(params, given, self._build))
+        return found
+
+    def sql_and_params(self, conn, **values) -> tuple:
+        sql, slots = self._compiled(conn)
+        return sql, filled(slots, values)
+
+    def rows(self, **values) -> list:
+        conn = connection()
+        return run_together([self.sql_and_params(conn, **values)], conn)[0]
 
 
 class CompiledUpdate:

@@ -11,18 +11,17 @@ others; the game's version moves with every accepted move, and every move is
 shown to every seat (who is still awaited, the log), so a poll tells nothing a
 reload would not.
 
-Each fingerprint's statement is written by the ORM once per database
-(``CompiledValues``): compiling the queryset costs more than running it.
+Each fingerprint's statement is written by the ORM once per database and kept
+prepared (``compiled.CompiledRows``): compiling the queryset, and planning it, cost
+more than running it.
 """
 
 import hashlib
 from dataclasses import dataclass
-from datetime import UTC
 
 from django.core import signing
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum, TextField, Value
 from django.db.models.functions import Cast, Concat, Lower
-from django.utils.dateparse import parse_datetime
 
 from games.core import compiled, talk_reads
 from games.models import Game, Invitation, Lobby, RecordOpening, Seat, TalkMessage, TalkReport
@@ -31,55 +30,11 @@ from games.models import Game, Invitation, Lobby, RecordOpening, Seat, TalkMessa
 # polls with its own link): who it is for, signed, so the poll reads no session.
 SALT = "games.live"
 PERSON, ORGANIZER = "p", "o"
-# A string parameter's stand-in while a statement compiles (compiled.STAND_IN's
-# counterpart for text): no address or constant of these statements is one.
-EMAIL_STAND_IN = "\x00live-email\x00"
 
 
 def etag(row) -> str:
     """A short digest of a fingerprint's rows: the ETag's value."""
     return hashlib.blake2b(repr(row).encode(), digest_size=9).hexdigest()
-
-
-class CompiledValues:
-    """Rows of values that ``build(**params)`` (a queryset of ``values_list``)
-    reads, compiled to SQL once per database with stand-ins for the parameters:
-    ints (compiled.stand_ins), and the one text parameter ``email``."""
-
-    def __init__(self, build):
-        self._build, self._by_vendor = build, {}
-
-    def _compiled(self, conn) -> tuple:
-        found = self._by_vendor.get(conn.vendor)
-        if found is None:
-            given = compiled.stand_ins(self._build)
-            if "email" in given:
-                given["email"] = EMAIL_STAND_IN
-            sql, params = self._build(**given).query.sql_with_params()
-            ints = {k: v for k, v in given.items() if k != "email"}
-            slots = [("email", None) if p == EMAIL_STAND_IN else (None, p) for p in params]
-            numbered = compiled.named_slots(
-                [p for p in params if p != EMAIL_STAND_IN], ints, self._build
-            )
-            slots = _merged(slots, numbered)
-            found = self._by_vendor[conn.vendor] = (sql, slots)
-        return found
-
-    def sql_and_params(self, conn, **values) -> tuple:
-        sql, slots = self._compiled(conn)
-        return sql, compiled.filled(slots, values)
-
-    def rows(self, **values) -> list:
-        """Its rows, as a statement the server keeps prepared (compiled.run_together):
-        planning it costs PostgreSQL more than running it (``manage.py bench_live``)."""
-        conn = compiled.connection()
-        return compiled.run_together([self.sql_and_params(conn, **values)], conn)[0]
-
-
-def _merged(with_email: list, numbered: list) -> list:
-    """The email's slots from ``with_email``, every other from ``numbered``, in order."""
-    rest = iter(numbered)
-    return [slot if slot[0] == "email" else next(rest) for slot in with_email]
 
 
 def _per_game(rows, *aggregates):
@@ -134,7 +89,7 @@ def _seat_fingerprint(seat, game):
     )
 
 
-SEAT = CompiledValues(_seat_fingerprint)
+SEAT = compiled.CompiledRows(_seat_fingerprint)
 
 
 @dataclass(frozen=True)
@@ -157,15 +112,7 @@ def seat_seen(rows: list, version: int) -> Seen:
     """``Seen`` from the rows of SEAT (read alone, or with the seat's page)."""
     if not rows or rows[0][0] != version:
         return Seen(gone=True)
-    return Seen(tag=etag(rows[0]), finished_at=_moment(rows[0][11]))
-
-
-def _moment(value):
-    """A stored time as the ORM reads it (SQLite answers text)."""
-    if isinstance(value, str):
-        parsed = parse_datetime(value)
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-    return value
+    return Seen(tag=etag(rows[0]), finished_at=compiled.stored_time(rows[0][11]))
 
 
 def _organizer_fingerprint(game, email):
@@ -213,7 +160,7 @@ def _organizer_fingerprint(game, email):
     )
 
 
-ORGANIZED = CompiledValues(_organizer_fingerprint)
+ORGANIZED = compiled.CompiledRows(_organizer_fingerprint, texts=("email",))
 
 
 def _person_fingerprint(email):
@@ -275,7 +222,7 @@ def _accepted(lobby):
     return Subquery(taken.order_by().values("lobby_id").annotate(n=Count("pk")).values("n"))
 
 
-PERSON_PAGE = CompiledValues(_person_fingerprint)
+PERSON_PAGE = compiled.CompiledRows(_person_fingerprint, texts=("email",))
 
 
 def person(email: str) -> Seen:

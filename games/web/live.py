@@ -62,16 +62,24 @@ def answer(kind: str, token: str, if_none_match: str) -> tuple[int, str]:
     return OK, seen.tag
 
 
+def _headers(status: int, tag: str) -> list[tuple[str, str]]:
+    """A poll's answer's headers, whichever way it is answered."""
+    found = list(HEADERS)
+    if tag:
+        found.append(("ETag", f'"{tag}"'))
+    if status == OK:
+        found.append(("Content-Type", "text/plain; charset=utf-8"))
+    if status == UNAVAILABLE:
+        found.append(("Retry-After", "10"))
+    return found
+
+
 def _response(status: int, tag: str) -> HttpResponse:
     if status == NOT_MODIFIED:
         response = HttpResponseNotModified()
-    elif status == OK:
-        response = HttpResponse(tag, content_type="text/plain; charset=utf-8")
     else:
-        response = HttpResponse(status=status)
-    if tag:
-        response["ETag"] = f'"{tag}"'
-    for name, value in HEADERS:
+        response = HttpResponse(tag if status == OK else b"", status=status)
+    for name, value in _headers(status, tag):
         response[name] = value
     return response
 
@@ -130,15 +138,8 @@ class LeanPolls:
             status, tag = UNAVAILABLE, ""
         finally:
             close_old_connections()
-        headers = list(HEADERS)
-        if tag:
-            headers.append(("ETag", f'"{tag}"'))
         body = tag.encode() if status == OK and method == "GET" else b""
-        if status == OK:
-            headers.append(("Content-Type", "text/plain; charset=utf-8"))
-        if status == UNAVAILABLE:
-            headers.append(("Retry-After", "10"))
-        headers.append(("Content-Length", str(len(body))))
+        headers = [*_headers(status, tag), ("Content-Length", str(len(body)))]
         start_response(f"{status} {REASONS.get(status, 'Service Unavailable')}", headers)
         return [body]
 
